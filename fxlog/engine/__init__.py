@@ -1,0 +1,1 @@
+"""The solver side: clingo control, exact arithmetic, decoding, answers."""

@@ -1,0 +1,129 @@
+"""Exact arithmetic and ordering for the solver's ``@fx_*`` script functions.
+
+The translator routes every arithmetic expression and every ordering
+comparison through these functions, because clingo's own integers are 32-bit
+and wrap around silently. A function returns ``[]`` when the operation is
+undefined (a non-number operand, division by zero); clingo then drops that
+rule instance, exactly as it does for its own undefined arithmetic.
+
+>>> ctx = ArithContext()
+>>> ctx.fx_add(Number(2147483647), Number(1))
+Function('fx_n', [String('2147483648')], True)
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+
+from clingo.symbol import Function, Number, String, Symbol, SymbolType
+
+from fxlog.numbers import DIVISION_DIGITS, NUMBER_FUNCTION, canonical, parse
+
+__all__ = ["ArithContext", "number_symbol", "symbol_number"]
+
+Result = Symbol | list[Symbol]
+
+
+def symbol_number(sym: Symbol) -> int | Decimal | None:
+    """The exact value of a number term, or None for any other term."""
+    if sym.type == SymbolType.Number:
+        return sym.number
+    if sym.type == SymbolType.Function and sym.name == NUMBER_FUNCTION and \
+            len(sym.arguments) == 1 and sym.arguments[0].type == SymbolType.String:
+        return parse(sym.arguments[0].string)
+    return None
+
+
+def number_symbol(value: int | Decimal) -> Symbol:
+    c = canonical(value)
+    if isinstance(c, int):
+        return Number(c)
+    return Function(NUMBER_FUNCTION, [String(c)])
+
+
+def _order_key(sym: Symbol) -> tuple[int, object] | None:
+    num = symbol_number(sym)
+    if num is not None:
+        return (0, num)
+    if sym.type == SymbolType.String:
+        return (1, sym.string)
+    return None
+
+
+class ArithContext:
+    """The object passed to ``Control.ground`` as ``context``: one method per function."""
+
+    def _binary(self, a: Symbol, b: Symbol, op: str) -> Result:
+        x, y = symbol_number(a), symbol_number(b)
+        if x is None or y is None:
+            return []
+        try:
+            with localcontext() as ctx:
+                ctx.prec = max(DIVISION_DIGITS, 200)
+                ctx.traps[DivisionByZero] = True
+                if op == "+":
+                    r: int | Decimal = x + y
+                elif op == "-":
+                    r = x - y
+                elif op == "*":
+                    r = x * y
+                elif op == "/":
+                    if y == 0:
+                        return []
+                    if isinstance(x, int) and isinstance(y, int) and x % y == 0:
+                        r = x // y
+                    else:
+                        ctx.prec = DIVISION_DIGITS
+                        r = Decimal(x) / Decimal(y)
+                else:
+                    if not (isinstance(x, int) and isinstance(y, int)) or y == 0:
+                        return []
+                    r = x % y
+        except (InvalidOperation, DivisionByZero, OverflowError):
+            return []
+        return number_symbol(r)
+
+    def fx_add(self, a: Symbol, b: Symbol) -> Result:
+        return self._binary(a, b, "+")
+
+    def fx_sub(self, a: Symbol, b: Symbol) -> Result:
+        return self._binary(a, b, "-")
+
+    def fx_mul(self, a: Symbol, b: Symbol) -> Result:
+        return self._binary(a, b, "*")
+
+    def fx_div(self, a: Symbol, b: Symbol) -> Result:
+        return self._binary(a, b, "/")
+
+    def fx_mod(self, a: Symbol, b: Symbol) -> Result:
+        return self._binary(a, b, "mod")
+
+    def fx_neg(self, a: Symbol) -> Result:
+        x = symbol_number(a)
+        return [] if x is None else number_symbol(-x)
+
+    def fx_abs(self, a: Symbol) -> Result:
+        x = symbol_number(a)
+        return [] if x is None else number_symbol(abs(x))
+
+    def fx_min(self, a: Symbol, b: Symbol) -> Result:
+        x, y = symbol_number(a), symbol_number(b)
+        if x is None or y is None:
+            return []
+        return a if x <= y else b
+
+    def fx_max(self, a: Symbol, b: Symbol) -> Result:
+        x, y = symbol_number(a), symbol_number(b)
+        if x is None or y is None:
+            return []
+        return a if x >= y else b
+
+    def fx_cmp(self, a: Symbol, b: Symbol) -> Result:
+        """-1, 0 or 1 for numbers (by value) and strings; undefined otherwise."""
+        ka, kb = _order_key(a), _order_key(b)
+        if ka is None or kb is None or ka[0] != kb[0]:
+            if a == b:
+                return Number(0)
+            return []
+        va, vb = ka[1], kb[1]
+        return Number((va > vb) - (va < vb))  # type: ignore[operator]

@@ -1,0 +1,139 @@
+"""AspProgram → Solution: the only module that talks to ``clingo.Control``.
+
+It grounds the translated program, finds out whether it has exactly one
+answer set (the common case: a stratified program under the closed world),
+and otherwise computes brave and cautious consequences, the basis of
+three-valued answers. Everything read from a model is copied out inside the
+callback, because a clingo ``Model`` is only valid there.
+
+>>> from fxlog.syntax.parser import parse_program
+>>> from fxlog.translators.pipeline import translate
+>>> sol = Solver(translate(parse_program("p(a). ?- p(?X)."))).solve()
+>>> sol.unique, [str(s) for s in sol.cautious.shown]
+(True, ['p(a)'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import clingo
+from clingo.symbol import Symbol
+
+from fxlog.engine.arith import ArithContext
+from fxlog.errors import FxlogError
+from fxlog.translators.emit import AspProgram
+
+__all__ = ["Captured", "INTERNAL", "NoModelError", "Solution", "Solver", "SolverError"]
+
+#: Internal predicates the host reads, found via the symbol table rather than ``#show``
+#: so that the shown atoms are exactly the query answers (no per-atom sorting in Python).
+INTERNAL: tuple[tuple[str, int], ...] = (
+    ("fx_req", 2), ("fx_pend", 1), ("fx_ri", 3), ("fx_in", 3), ("fx_wf", 1), ("fx_cycle", 1),
+)
+
+
+class SolverError(FxlogError):
+    """clingo refused the translated program: a bug in fxlog, reported with clingo's words."""
+
+
+class NoModelError(FxlogError):
+    """The program has no answer set (a contradiction or an odd loop through NOT)."""
+
+
+@dataclass
+class Captured:
+    """A model, or a set of consequences, copied out of clingo."""
+
+    shown: list[Symbol]
+    internal: dict[str, list[Symbol]] = field(default_factory=dict)
+
+
+@dataclass
+class Solution:
+    """What the solver found: cautious ⊆ brave; both the same object when ``unique``."""
+
+    unique: bool
+    brave: Captured
+    cautious: Captured
+    messages: list[str] = field(default_factory=list)
+
+
+class Solver:
+    """Grounds and solves one AspProgram; a new instance per solve keeps them independent."""
+
+    def __init__(self, asp: AspProgram, extra: str = "", threads: int = 1) -> None:
+        self.asp = asp
+        self.extra = extra
+        self.messages: list[str] = []
+        self.threads = threads
+
+    def _logger(self, code: clingo.MessageCode, message: str) -> None:
+        if code in (clingo.MessageCode.AtomUndefined, clingo.MessageCode.GlobalVariable,
+                    clingo.MessageCode.OperationUndefined):
+            return
+        self.messages.append(message.strip())
+
+    def _control(self) -> clingo.Control:
+        return clingo.Control(["--warn=none", f"--parallel-mode={self.threads}"],
+                              logger=self._logger, message_limit=20)
+
+    def ground(self, open_world: bool, pending: Iterable[Symbol] = ()) -> clingo.Control:
+        ctl = self._control()
+        try:
+            ctl.add("base", [], self.asp.base + self.extra)
+            parts = [("base", [])]
+            if open_world and self.asp.open:
+                ctl.add("open", [], self.asp.open)
+                pend = "".join(f"fx_cpend({s})." for s in pending)
+                ctl.add("open", [], pend)
+                parts.append(("open", []))
+            ctl.ground(parts, context=ArithContext())
+        except RuntimeError as exc:
+            detail = "; ".join(self.messages) or str(exc)
+            raise SolverError(f"clingo rejected the translated program: {detail}") from exc
+        return ctl
+
+    def solve(self, open_world: bool = False, pending: Sequence[Symbol] = ()) -> Solution:
+        ctl = self.ground(open_world, pending)
+        return self.solve_ground(ctl)
+
+    def solve_ground(self, ctl: clingo.Control) -> Solution:
+        internal = _internal_atoms(ctl)
+        ctl.configuration.solve.models = "2"  # type: ignore[union-attr]
+        found = self._run(ctl, internal)
+        if not found:
+            raise NoModelError("the program has no answer set")
+        if len(found) == 1:
+            return Solution(True, found[0], found[0], self.messages)
+        ctl.configuration.solve.models = "0"  # type: ignore[union-attr]
+        ctl.configuration.solve.enum_mode = "brave"  # type: ignore[union-attr]
+        brave = self._run(ctl, internal)[-1]
+        ctl.configuration.solve.enum_mode = "cautious"  # type: ignore[union-attr]
+        cautious = self._run(ctl, internal)[-1]
+        return Solution(False, brave, cautious, self.messages)
+
+    def _run(self, ctl: clingo.Control,
+             internal: list[tuple[str, Symbol, int]]) -> list[Captured]:
+        found: list[Captured] = []
+        keep_last = ctl.configuration.solve.enum_mode in ("brave", "cautious")  # type: ignore
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                captured = Captured(model.symbols(shown=True), {})
+                for name, sym, lit in internal:
+                    if model.is_true(lit):
+                        captured.internal.setdefault(name, []).append(sym)
+                if keep_last:
+                    found[:] = [captured]
+                else:
+                    found.append(captured)
+        return found
+
+
+def _internal_atoms(ctl: clingo.Control) -> list[tuple[str, Symbol, int]]:
+    atoms: list[tuple[str, Symbol, int]] = []
+    for name, arity in INTERNAL:
+        for sa in ctl.symbolic_atoms.by_signature(name, arity):
+            atoms.append((name, sa.symbol, sa.literal))
+    return atoms

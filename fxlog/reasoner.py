@@ -1,0 +1,194 @@
+"""Knowledge base (program + receipts) → answers and pending requests.
+
+This is the stage the CLI, the :class:`~fxlog.Client` and the episode host
+share: translate once, solve under the closed world to learn which requests
+are pending, and, when the program says ``world open``, solve again with the
+outcomes of those requests left open to get three-valued answers.
+
+>>> kb = KnowledgeBase()
+>>> kb.add_text("p(a). ?- p(a).", "demo.fx")
+>>> kb.answer().answers[0].truth
+'true'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from clingo.symbol import Symbol
+
+from fxlog.engine.answers import Answer, answers_from_solution
+from fxlog.engine.decode import decode, decode_text
+from fxlog.engine.solver import NoModelError, Solution, Solver
+from fxlog.errors import Diagnostic, ProgramError, Span
+from fxlog.syntax import ast
+from fxlog.syntax.parser import parse_program
+from fxlog.translators.emit import AspProgram
+from fxlog.translators.pipeline import Translation, translate_with_warnings
+
+__all__ = ["KnowledgeBase", "Request", "Result"]
+
+
+@dataclass(frozen=True)
+class Request:
+    """A derived request without a completion receipt: what the host may execute."""
+
+    symbol: Symbol
+    text: str
+    tool: str
+    order: ast.Term | None
+    inputs: dict[str, list[ast.Term]]
+    external: int
+
+    @property
+    def term(self) -> ast.Term:
+        return decode(self.symbol)
+
+
+@dataclass
+class Result:
+    """Answers to the queries plus the state of the episode after one solve."""
+
+    answers: list[Answer]
+    pending: list[Request]
+    workflow: list[str]
+    warnings: list[Diagnostic] = field(default_factory=list)
+    requested: list[str] = field(default_factory=list)
+
+
+class KnowledgeBase:
+    """Programs and receipts loaded so far; translation is cached until something changes."""
+
+    def __init__(self) -> None:
+        self.programs: list[ast.Program] = []
+        self.receipts: list[ast.Program] = []
+        self._cache: dict[object, Translation] = {}
+
+    # --------------------------------------------------------------- loading
+    def add_text(self, text: str, file: str = "<string>") -> ast.Program:
+        program = parse_program(text, file)
+        self.add_program(program)
+        return program
+
+    def add_program(self, program: ast.Program) -> None:
+        self.programs.append(program)
+        self._cache.clear()
+
+    def add_receipts(self, program: ast.Program) -> None:
+        self.receipts.append(program)
+        self._cache.clear()
+
+    @property
+    def sources(self) -> dict[str, str]:
+        return {p.file: p.source for p in (*self.programs, *self.receipts)}
+
+    @property
+    def world(self) -> str:
+        for p in self.programs:
+            for s in p.statements:
+                if isinstance(s, ast.World):
+                    return s.mode
+        return "closed"
+
+    # ----------------------------------------------------------- translating
+    def translation(self, goal: ast.Query | None = None) -> Translation:
+        key = goal
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if not self.programs:
+            programs = [ast.Program((), "<empty>")]
+        else:
+            programs = list(self.programs)
+        if goal is not None:
+            programs = [_without_queries(p) for p in programs]
+            programs.append(ast.Program((goal,), goal.span.file))
+        translation = translate_with_warnings(programs[0], [*programs[1:], *self.receipts])
+        self._cache[key] = translation
+        return translation
+
+    # --------------------------------------------------------------- solving
+    def answer(self, goal: ast.Query | None = None, world: str | None = None) -> Result:
+        """Solve and answer the program's queries (or ``goal``); no tool runs."""
+        translation = self.translation(goal)
+        asp = translation.asp
+        world = world or asp.world
+        closed = self._solve(asp, translation, open_world=False)
+        pending = _pending(closed)
+        solution = closed
+        if world == "open" and pending and asp.open:
+            solution = self._solve(asp, translation, True, [r.symbol for r in pending])
+        answers = answers_from_solution(solution, asp.queries, [r.text for r in pending])
+        warnings = list(translation.warnings) + _cycle_warnings(solution)
+        workflow = sorted({decode_text(s.arguments[0])
+                           for s in closed.cautious.internal.get("fx_wf", [])})
+        requested = [decode_text(s.arguments[0])
+                     for s in closed.cautious.internal.get("fx_req", [])]
+        return Result(answers, pending, workflow, warnings, requested)
+
+    def _solve(self, asp: AspProgram, translation: Translation, open_world: bool,
+               pending: Sequence[Symbol] = ()) -> Solution:
+        try:
+            return Solver(asp).solve(open_world, pending)
+        except NoModelError:
+            raise ProgramError([_no_model(asp, translation)], self.sources) from None
+
+
+def _without_queries(program: ast.Program) -> ast.Program:
+    kept = tuple(s for s in program.statements if not isinstance(s, ast.Query))
+    return dataclasses.replace(program, statements=kept)
+
+
+def _pending(solution: Solution) -> list[Request]:
+    internal = solution.cautious.internal
+    names: dict[Symbol, str] = {}
+    orders: dict[Symbol, ast.Term] = {}
+    for sym in internal.get("fx_ri", []):
+        req, key, value = sym.arguments
+        if key.string == "name":
+            names[req] = value.string if value.type.name == "String" else decode_text(value)
+        else:
+            orders[req] = decode(value)
+    inputs: dict[Symbol, dict[str, list[ast.Term]]] = {}
+    for sym in internal.get("fx_in", []):
+        req, key, value = sym.arguments
+        field_name = key.string if key.type.name == "String" else decode_text(key)
+        inputs.setdefault(req, {}).setdefault(field_name, []).append(decode(value))
+    externals: dict[Symbol, int] = {}
+    for sym in internal.get("fx_req", []):
+        req, idx = sym.arguments
+        externals.setdefault(req, idx.number)
+    out = []
+    for sym in internal.get("fx_pend", []):
+        req = sym.arguments[0]
+        out.append(Request(req, decode_text(req), names.get(req, ""), orders.get(req),
+                           inputs.get(req, {}), externals.get(req, -1)))
+    out.sort(key=lambda r: r.text)
+    return out
+
+
+def _cycle_warnings(solution: Solution) -> list[Diagnostic]:
+    out = []
+    for sym in solution.brave.internal.get("fx_cycle", []):
+        cls = decode_text(sym.arguments[0])
+        out.append(Diagnostic("W-CYCLE", "warning", f"the class hierarchy has a cycle through "
+                              f"{cls}", Span("<program>", 0, 0, 0, 0),
+                              "`::` is meant to be acyclic; remove one of the subclass facts"))
+    return out
+
+
+def _no_model(asp: AspProgram, translation: Translation) -> Diagnostic:
+    loops = getattr(translation, "loops", ())
+    if loops:
+        first_span, _ = loops[0]
+        listing = "; ".join(f"{span} `{text}`" for span, text in loops[:6])
+        return Diagnostic("E-NOMODEL", "error",
+                          f"the program has no answer set: these rules form a loop through "
+                          f"NOT that no assignment satisfies: {listing}", first_span,
+                          "break the loop, e.g. make one of the negated conditions depend "
+                          "on facts only")
+    span = asp.origins[0][0] if asp.origins else Span("<program>", 0, 0, 0, 0)
+    return Diagnostic("E-NOMODEL", "error", "the program has no answer set", span,
+                      "look for rules that contradict each other through NOT")

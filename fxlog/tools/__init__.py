@@ -1,0 +1,1 @@
+"""Rule-governed tool calling: requests, receipts and the host loop."""

@@ -1,0 +1,172 @@
+"""Static checks on the core IR: safety, recursion that cannot terminate, receipts.
+
+clingo would reject an unsafe rule with its own message and loop forever on a
+recursive rule that builds ever larger terms; both are reported here instead,
+with the fxlog source location and a fix.
+
+>>> from fxlog.syntax.parser import parse_program
+>>> from fxlog.translators.flatten import flatten
+>>> sink = DiagnosticSink()
+>>> check_module(flatten(parse_program("p(?X) :- NOT q(?X).")), sink)
+>>> [d.code for d in sink.diagnostics]
+['E-UNSAFE']
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from fxlog.errors import DiagnosticSink
+from fxlog.syntax import ast
+from fxlog.translators.core import RECEIPT_METHODS, Atom, Cmp, CoreRule, Lit, Module, Pred
+from fxlog.translators.flatten import term_vars
+
+__all__ = ["check_module", "bound_variables"]
+
+
+def _names(term: object) -> set[str]:
+    return {v.name for v in term_vars(term) if not v.anonymous}
+
+
+def bound_variables(rule: CoreRule) -> set[str]:
+    """Variables bound by positive literals, then by ``=`` assignments, to a fixpoint."""
+    bound: set[str] = set()
+    for item in rule.body:
+        if isinstance(item, Lit) and not item.naf:
+            bound |= _names(item.atom.args)
+    pending = [i for i in rule.body if isinstance(i, Cmp) and i.op == "="]
+    changed = True
+    while changed and pending:
+        changed = False
+        for cmp in list(pending):
+            for target, source in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
+                if isinstance(target, ast.Var) and _names(source) <= bound:
+                    bound |= _names(target)
+                    pending.remove(cmp)
+                    changed = True
+                    break
+                if not isinstance(target, ast.Var) and _names(source) <= bound and \
+                        _is_pattern(target):
+                    bound |= _names(target)  # f(?X) = term binds ?X by unification
+                    pending.remove(cmp)
+                    changed = True
+                    break
+    return bound
+
+
+def _is_pattern(term: ast.Term) -> bool:
+    return isinstance(term, ast.Compound) and not any(
+        isinstance(a, (ast.BinOp, ast.UnaryMinus)) for a in term.args)
+
+
+def _check_safety(rule: CoreRule, sink: DiagnosticSink, reported: set[tuple[int, str]]) -> None:
+    bound = bound_variables(rule)
+    needed: list[tuple[str, str]] = [(n, "head") for n in sorted(_names(rule.head.args))]
+    for item in rule.body:
+        if isinstance(item, Lit) and item.naf:
+            needed += [(n, "NOT") for n in sorted(_names(item.atom.args))]
+        elif isinstance(item, Cmp):
+            needed += [(n, "comparison") for n in sorted(_names((item.left, item.right)))]
+    for name, where in needed:
+        if name in bound or (rule.origin, name) in reported:
+            continue
+        reported.add((rule.origin, name))
+        shown = "?" + name if not name.startswith("#") else "a path value"
+        if not rule.body and where == "head":
+            sink.error("E-NONGROUND-FACT", f"the fact has a variable {shown}", rule.span,
+                       "facts must be ground: replace the variable with a value, "
+                       "or add a body that binds it")
+            continue
+        sink.error("E-UNSAFE", f"{shown} in the {where} is not bound by the body", rule.span,
+                   f"bind {shown} with a positive literal such as `{shown}:Class` or "
+                   f"`p({shown})` (NOT, comparisons and heads do not bind)")
+
+
+def _dependency_graph(module: Module) -> nx.DiGraph:
+    graph: nx.DiGraph = nx.DiGraph()
+    for rule in module.rules:
+        graph.add_node(rule.head.pred)
+        for item in rule.body:
+            if isinstance(item, Lit):
+                graph.add_edge(item.atom.pred, rule.head.pred)
+    return graph
+
+
+def _receipt_guarded(rule: CoreRule) -> bool:
+    """Rules joined with receipt facts are bounded by the receipts the host has written."""
+    for item in rule.body:
+        if isinstance(item, Lit) and not item.naf:
+            p = item.atom.pred
+            if p.kind == "attr" and (p.name, p.args) in RECEIPT_METHODS:
+                return True
+    return False
+
+
+def _growing_terms(rule: CoreRule) -> list[str]:
+    """Head arguments that build a new term or number from body values."""
+    arith_bound = set()
+    for item in rule.body:
+        if isinstance(item, Cmp) and item.op == "=":
+            for target, source in ((item.left, item.right), (item.right, item.left)):
+                if isinstance(target, ast.Var) and isinstance(source, (ast.BinOp,
+                                                                        ast.UnaryMinus)):
+                    arith_bound.add(target.name)
+    growing = []
+    for arg in rule.head.args:
+        if isinstance(arg, ast.Compound) and _names(arg):
+            growing.append("function term")
+        elif isinstance(arg, ast.Var) and arg.name in arith_bound:
+            growing.append("arithmetic")
+    return growing
+
+
+def _check_growth(module: Module, sink: DiagnosticSink) -> None:
+    graph = _dependency_graph(module)
+    component: dict[Pred, int] = {}
+    for i, scc in enumerate(nx.strongly_connected_components(graph)):
+        for p in scc:
+            component[p] = i
+    reported: set[int] = set()
+    for rule in module.rules:
+        head = rule.head.pred
+        recursive = any(
+            isinstance(item, Lit) and not item.naf
+            and component.get(item.atom.pred) == component.get(head)
+            and graph.has_edge(item.atom.pred, head)
+            for item in rule.body
+        ) and (len([p for p, c in component.items() if c == component[head]]) > 1
+               or graph.has_edge(head, head))
+        if not recursive or rule.origin in reported or _receipt_guarded(rule):
+            continue
+        growing = _growing_terms(rule)
+        if growing:
+            reported.add(rule.origin)
+            sink.error(
+                "E-GROWTH", f"recursive rule builds a new {growing[0]} in its head: "
+                "grounding would never terminate", rule.span,
+                "bound the recursion with a finite domain, e.g. `..., ?N < 100` together "
+                "with a fact listing the allowed values, or join it with receipts")
+
+
+def _check_receipt_methods(module: Module, sink: DiagnosticSink) -> None:
+    """Rules may read what the host writes on requests, never define it."""
+    for rule in module.rules:
+        p = rule.head.pred
+        if p.kind == "attr" and (p.name, p.args) in RECEIPT_METHODS and rule.body:
+            sink.error("E-RECEIPT-METHOD", f"`{p.name}` is written by the host, not by rules",
+                       rule.span, "derive your own method from it instead, "
+                       "e.g. `?C[done -> true] :- ?C[tool#completed -> true].`")
+
+
+def check_module(module: Module, sink: DiagnosticSink) -> None:
+    """Report unsafe rules, non-terminating recursion and misuse of receipt methods."""
+    reported: set[tuple[int, str]] = set()
+    for rule in module.rules:
+        _check_safety(rule, sink, reported)
+    if not sink.has_errors:
+        _check_growth(module, sink)
+    _check_receipt_methods(module, sink)
+
+
+def head_atom(rule: CoreRule) -> Atom:
+    return rule.head

@@ -1,0 +1,155 @@
+"""The core IR: flat rules over predicates, between the AST and ASP text.
+
+Molecules, sets, paths, disjunction and complex negation are gone by the time
+a program reaches this form; what is left is what an ASP rule can say. Each
+atom names a :class:`Pred` (what kind of fact it is and, for frames, which
+method), so later passes decide how each kind is stored without re-reading the
+surface syntax.
+
+>>> Pred("attr", "age", 0).arity
+2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from fxlog.errors import NO_SPAN, Span
+from fxlog.syntax import ast
+
+__all__ = [
+    "Atom",
+    "Cmp",
+    "CoreExternal",
+    "CoreQuery",
+    "CoreRule",
+    "Lit",
+    "Module",
+    "Pred",
+    "RECEIPT_METHODS",
+]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Pred:
+    """A predicate of the core IR.
+
+    ``kind`` is one of ``user`` (a predicate the program names), ``isa``,
+    ``sub``, ``attr`` / ``cattr`` (object / class-level method values),
+    ``sig`` / ``csig`` (signatures), ``bool`` / ``cbool`` (boolean methods),
+    ``exists`` (``o[]``), ``gen`` / ``genh`` (the generic ``(object, method,
+    value)`` view read / written by rules with a variable method; ``name`` is
+    the frame kind it stands for), ``req`` (requests derived by ``external``),
+    ``aux`` (made up by lowering) or ``query``.
+    ``name`` is the user's predicate name or the method's name (``tool#status``
+    for qualified names); ``args`` is the number of method arguments for frame
+    kinds and the arity for ``user``/``aux``/``query``. ``negated`` marks the
+    explicit-negation twin (``\\neg``).
+    """
+
+    kind: str
+    name: str
+    args: int
+    negated: bool = False
+
+    @property
+    def arity(self) -> int:
+        """Arity of the ASP predicate that stores it."""
+        if self.kind in ("attr", "cattr", "sig", "csig"):
+            return self.args + 2
+        if self.kind in ("bool", "cbool"):
+            return self.args + 1
+        if self.kind in ("isa", "sub"):
+            return 2
+        if self.kind == "exists":
+            return 1
+        if self.kind in ("gen", "genh"):
+            return 2 if self.name in ("bool", "cbool") else 3
+        return self.args
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    pred: Pred
+    args: tuple[ast.Term, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Lit:
+    """A body literal: an atom, default-negated when ``naf``."""
+
+    atom: Atom
+    naf: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Cmp:
+    """A builtin: comparison, or ``=`` binding a variable to an arithmetic value."""
+
+    op: str
+    left: ast.Term
+    right: ast.Term
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+BodyItem = Union[Lit, Cmp]
+
+
+@dataclass(frozen=True, slots=True)
+class CoreRule:
+    """``head :- body``; a fact when the body is empty. ``origin`` indexes the source statement."""
+
+    head: Atom
+    body: tuple[BodyItem, ...]
+    span: Span = field(default=NO_SPAN, compare=False)
+    origin: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class CoreQuery:
+    """A query: its answer predicate, the variables it shows and its text."""
+
+    index: int
+    pred: Pred
+    variables: tuple[str, ...]
+    text: str
+    span: Span = field(default=NO_SPAN, compare=False)
+    direct: Atom | None = None  # answered straight from this atom (no copy rule)
+
+
+@dataclass(frozen=True, slots=True)
+class CoreExternal:
+    """An ``external`` declaration after lowering: the request term and its tool."""
+
+    index: int
+    request: ast.Term
+    tool: str
+    text: str
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+#: Methods the host writes on request objects; rules may read them, never define them.
+RECEIPT_METHODS = frozenset({
+    ("tool#completed", 0), ("tool#status", 0), ("tool#started", 0), ("tool#finished", 0),
+    ("tool#duration_ms", 0), ("tool#seq", 0), ("tool#ignored", 1), ("result", 1), ("row", 2),
+    ("error", 1), ("evidence", 1), ("call", 2),
+})
+
+
+@dataclass
+class Module:
+    """A lowered program: rules plus what the engine and the host need to know."""
+
+    file: str
+    rules: list[CoreRule] = field(default_factory=list)
+    queries: list[CoreQuery] = field(default_factory=list)
+    externals: list[CoreExternal] = field(default_factory=list)
+    world: str = "closed"
+    inheritance: str = "flogic"
+    #: Rules that exist only under the open world (choice over pending outcomes).
+    open_text: list[str] = field(default_factory=list)
+    #: Source text of each statement that produced rules, by ``origin`` index.
+    origins: list[tuple[Span, str]] = field(default_factory=list)
+    #: Plain facts, untouched by lowering, with the file they came from.
+    plain: list[tuple[str, list[ast.PlainFact]]] = field(default_factory=list)

@@ -1,0 +1,48 @@
+"""Program (+ receipts) → AspProgram: the ordered passes of the translator.
+
+Each pass is a pure function from one representation to the next; the checks
+run on the core IR, where every construct has been reduced to rules whose
+safety and recursion can be judged uniformly.
+
+>>> from fxlog.syntax.parser import parse_program
+>>> asp = translate(parse_program("p(a). q(?X) :- p(?X). ?- q(?X)."))
+>>> asp.queries[0].variables
+('X',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fxlog.errors import Diagnostic, DiagnosticSink, ProgramError
+from fxlog.syntax import ast
+from fxlog.translators.checks import check_module
+from fxlog.translators.emit import AspProgram, emit
+from fxlog.translators.flatten import flatten
+
+__all__ = ["translate", "Translation"]
+
+
+class Translation:
+    """An AspProgram together with the warnings found on the way."""
+
+    def __init__(self, asp: AspProgram, warnings: Sequence[Diagnostic]) -> None:
+        self.asp = asp
+        self.warnings = tuple(warnings)
+
+
+def translate_with_warnings(program: ast.Program,
+                            receipts: Sequence[ast.Program] = ()) -> Translation:
+    """Lower, check and emit; raise :class:`ProgramError` on any error."""
+    sink = DiagnosticSink()
+    module = flatten(program, *receipts, sink=sink)
+    check_module(module, sink)
+    sources = {p.file: p.source for p in (program, *receipts)}
+    if sink.has_errors:
+        raise ProgramError(sink.diagnostics, sources)
+    return Translation(emit(module), [d for d in sink.diagnostics if d.severity != "error"])
+
+
+def translate(program: ast.Program, receipts: Sequence[ast.Program] = ()) -> AspProgram:
+    """Lower a program (and its receipts) to ASP; warnings are dropped."""
+    return translate_with_warnings(program, receipts).asp
