@@ -1,0 +1,5 @@
+"""``python -m fxlog`` runs the command line."""
+
+from fxlog.cli import main
+
+main()

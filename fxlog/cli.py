@@ -1,0 +1,193 @@
+"""The ``fxlog`` command line: a thin layer over the library.
+
+Exit codes: 0 answered, 1 the user's program (or receipts) has errors or a run
+failed, 2 the command was used wrongly (missing file, bad option). Every
+error fxlog raises on purpose is printed as ``file:line:col`` with a hint; a
+Python traceback means a bug in fxlog.
+
+>>> from typer.testing import CliRunner
+>>> CliRunner().invoke(app, ["--help"]).exit_code
+0
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from fxlog.engine.answers import Answer
+from fxlog.errors import Diagnostic, FxlogError, ProgramError, render_all
+from fxlog.reasoner import KnowledgeBase, Result
+from fxlog.syntax.parser import parse_program, parse_query_text
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="fxlog",
+    help="Rule-governed tool calling: F-logic programs solved by clingo.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    add_completion=False,
+)
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+ProgramArg = Annotated[Path, typer.Argument(help="The .fx program.", show_default=False)]
+ReceiptsArg = Annotated[
+    list[Path] | None,
+    typer.Argument(help="Receipts files (.fx facts) written by earlier runs.", show_default=False),
+]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+
+
+def _console(err: bool = False) -> Console:
+    return Console(stderr=err, highlight=False, soft_wrap=True)
+
+
+def fail(error: FxlogError) -> NoReturn:
+    """Print an error the user can act on and exit with its documented code."""
+    console = _console(err=True)
+    if isinstance(error, ProgramError):
+        console.print(error.render(), markup=False)
+    else:
+        console.print(f"fxlog: {error.message}", markup=False)
+    raise typer.Exit(error.exit_code)
+
+
+def load_kb(program: Path, receipts: list[Path] | None) -> KnowledgeBase:
+    """Read the program and its receipts files into a knowledge base."""
+    from fxlog.client import read_source
+
+    kb = KnowledgeBase()
+    kb.add_program(parse_program(read_source(program), str(program)))
+    for path in receipts or []:
+        from fxlog.tools.receipts import load_receipts
+
+        if not path.exists():
+            from fxlog.errors import UsageError
+
+            raise UsageError(f"{path}: no such receipts file")
+        loaded = load_receipts(path)
+        for warning in loaded.warnings:
+            _console(err=True).print(render_all([warning], {}), markup=False)
+        kb.add_receipts(loaded.program)
+    return kb
+
+
+def answers_json(result: Result) -> dict[str, object]:
+    return {
+        "answers": [a.as_json() for a in result.answers],
+        "diagnostics": [d.as_json() for d in result.warnings],
+    }
+
+
+def print_answers(answers: list[Answer], console: Console) -> None:
+    """A readable table per query: truth, then the bindings (certain ones first)."""
+    for answer in answers:
+        colour = {"true": "green", "false": "red", "unknown": "yellow"}[answer.truth]
+        console.print(f"{escape(answer.query)}  [bold {colour}]{answer.truth}[/]")
+        if answer.variables and answer.bindings:
+            table = Table(show_edge=False, pad_edge=False, box=None)
+            for name in answer.variables:
+                table.add_column(escape("?" + name), no_wrap=False)
+            table.add_column("truth")
+            for binding in answer.bindings:
+                table.add_row(*(escape(binding.text(n)) for n in answer.variables),
+                              binding.truth)
+            console.print(table)
+        if answer.pending:
+            console.print("  depends on pending requests: " + ", ".join(answer.pending),
+                          markup=False)
+
+
+def print_warnings(warnings: list[Diagnostic], kb: KnowledgeBase | None = None) -> None:
+    if warnings:
+        _console(err=True).print(render_all(warnings, kb.sources if kb else {}), markup=False)
+
+
+@app.command()
+def query(
+    program: ProgramArg,
+    receipts: ReceiptsArg = None,
+    goal: Annotated[str | None, typer.Option("--goal", "-g", help="Answer this goal "
+                                             "instead of the file's queries.")] = None,
+    fmt: FormatOpt = Format.text,
+) -> None:
+    """Answer the program's ?- queries (or --goal) without running any tool."""
+    try:
+        kb = load_kb(program, receipts)
+        parsed = parse_query_text(goal) if goal is not None else None
+        result = kb.answer(parsed)
+    except FxlogError as exc:
+        fail(exc)
+    if fmt is Format.json:
+        typer.echo(json.dumps(answers_json(result), indent=2, ensure_ascii=False))
+        return
+    print_warnings(result.warnings, kb)
+    if not result.answers:
+        _console().print("no queries: add `?- goal.` to the program or pass --goal")
+        return
+    print_answers(result.answers, _console())
+
+
+@app.command()
+def check(
+    program: ProgramArg,
+    fmt: FormatOpt = Format.text,
+) -> None:
+    """Parse and check a program; report errors and warnings with locations."""
+    try:
+        kb = load_kb(program, [])
+        translation = kb.translation()
+    except ProgramError as exc:
+        if fmt is Format.json:
+            typer.echo(json.dumps({"ok": False, "diagnostics": [d.as_json()
+                                                                for d in exc.diagnostics]},
+                                  indent=2))
+            raise typer.Exit(1) from None
+        fail(exc)
+    except FxlogError as exc:
+        fail(exc)
+    warnings = list(translation.warnings)
+    asp = translation.asp
+    if fmt is Format.json:
+        typer.echo(json.dumps({"ok": True, "diagnostics": [d.as_json() for d in warnings],
+                               "queries": len(asp.queries),
+                               "externals": len(asp.externals)}, indent=2))
+        return
+    print_warnings(warnings, kb)
+    statements = sum(len(p.statements) for p in kb.programs)
+    _console().print(f"{program}: ok ({statements} statements, {len(asp.queries)} queries, "
+                     f"{len(asp.externals)} external declarations, {len(warnings)} warnings)",
+                     markup=False)
+
+
+@app.command()
+def translate(
+    program: ProgramArg,
+    receipts: ReceiptsArg = None,
+) -> None:
+    """Print the ASP program clingo receives (deterministic)."""
+    try:
+        kb = load_kb(program, receipts)
+        text = kb.translation().asp.text
+    except FxlogError as exc:
+        fail(exc)
+    sys.stdout.write(text)
+
+
+def main() -> None:
+    """Console entry point."""
+    app()
