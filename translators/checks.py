@@ -18,10 +18,10 @@ import networkx as nx
 
 from fxlog.errors import DiagnosticSink
 from fxlog.syntax import ast
-from fxlog.translators.core import RECEIPT_METHODS, Atom, Cmp, CoreRule, Lit, Module, Pred
+from fxlog.translators.core import RECEIPT_METHODS, Cmp, CoreRule, Lit, Module, Pred
 from fxlog.translators.flatten import term_vars
 
-__all__ = ["check_module", "bound_variables"]
+__all__ = ["bound_variables", "check_module", "check_singletons", "negative_loops"]
 
 
 def _names(term: object) -> set[str]:
@@ -168,5 +168,59 @@ def check_module(module: Module, sink: DiagnosticSink) -> None:
     _check_receipt_methods(module, sink)
 
 
-def head_atom(rule: CoreRule) -> Atom:
-    return rule.head
+def check_singletons(program: ast.Program, sink: DiagnosticSink) -> None:
+    """Warn about a named variable used once in a rule: usually a typo."""
+    for stmt in program.statements:
+        if not isinstance(stmt, (ast.Rule, ast.External)):
+            continue
+        counts: dict[str, list[ast.Var]] = {}
+        for v in _weighted_vars(stmt):
+            if not v.anonymous and not v.dont_care:
+                counts.setdefault(v.name, []).append(v)
+        for name, occurrences in counts.items():
+            if len(occurrences) == 1:
+                sink.warning("W-SINGLETON", f"?{name} occurs only once in this rule",
+                             occurrences[0].span,
+                             f"use ?_{name} (or ?) if that is intended; otherwise check "
+                             "the spelling")
+
+
+def _weighted_vars(node: object) -> list[ast.Var]:
+    """Variable occurrences, counting a frame's subject once per specification.
+
+    ``?C[tool#name -> "_query"; tool#status -> ?S]`` uses ``?C`` twice although
+    it is written once; Flora-2 style programs rely on that.
+    """
+    if isinstance(node, ast.Molecule):
+        subject = list(term_vars(node.subject))
+        uses = sum(len(b.specs) for b in node.frames) + (1 if node.rel else 0)
+        out = subject * max(uses, 1)
+        out += list(term_vars(node.cls))
+        for block in node.frames:
+            out += _weighted_vars(block.specs)
+        return out
+    if isinstance(node, (tuple, list)):
+        return [v for item in node for v in _weighted_vars(item)]
+    if isinstance(node, ast.Var):
+        return [node]
+    fields = getattr(node, "__dataclass_fields__", None)
+    if not fields:
+        return []
+    return [v for name in fields if name != "span" for v in _weighted_vars(getattr(node, name))]
+
+
+def negative_loops(module: Module) -> list[CoreRule]:
+    """Rules on a dependency cycle that passes through NOT (candidates for no answer set)."""
+    graph: nx.DiGraph = nx.DiGraph()
+    for rule in module.rules:
+        for item in rule.body:
+            if isinstance(item, Lit):
+                neg = graph.get_edge_data(item.atom.pred, rule.head.pred, {}).get("neg", False)
+                graph.add_edge(item.atom.pred, rule.head.pred, neg=neg or item.naf)
+    bad: set[Pred] = set()
+    for scc in nx.strongly_connected_components(graph):
+        sub = graph.subgraph(scc)
+        if any(d.get("neg") for _, _, d in sub.edges(data=True)):
+            bad |= set(scc)
+    return [r for r in module.rules if r.head.pred in bad and any(
+        isinstance(i, Lit) and i.naf and i.atom.pred in bad for i in r.body)]

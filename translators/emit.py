@@ -322,6 +322,8 @@ class _Emitter:
     def constants(self) -> set[str]:
         found: set[str] = set()
         for rule in self.m.rules:
+            if rule.head.pred.kind == "req":
+                continue  # the external's index is bookkeeping, not a program constant
             for term in _rule_terms(rule):
                 _collect_constants(term, found)
         return found

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fxlog.errors import Diagnostic, DiagnosticSink, ProgramError
+from fxlog.errors import Diagnostic, DiagnosticSink, ProgramError, Span
 from fxlog.syntax import ast
-from fxlog.translators.checks import check_module
+from fxlog.translators.checks import check_module, check_singletons, negative_loops
 from fxlog.translators.emit import AspProgram, emit
 from fxlog.translators.flatten import flatten
 
@@ -24,11 +24,17 @@ __all__ = ["translate", "Translation"]
 
 
 class Translation:
-    """An AspProgram together with the warnings found on the way."""
+    """An AspProgram together with the warnings found on the way.
 
-    def __init__(self, asp: AspProgram, warnings: Sequence[Diagnostic]) -> None:
+    ``loops`` lists the rules on a cycle through NOT (location and text): when
+    the program turns out to have no answer set, they are what the user must see.
+    """
+
+    def __init__(self, asp: AspProgram, warnings: Sequence[Diagnostic],
+                 loops: Sequence[tuple[Span, str]] = ()) -> None:
         self.asp = asp
         self.warnings = tuple(warnings)
+        self.loops = tuple(loops)
 
 
 def translate_with_warnings(program: ast.Program,
@@ -37,10 +43,14 @@ def translate_with_warnings(program: ast.Program,
     sink = DiagnosticSink()
     module = flatten(program, *receipts, sink=sink)
     check_module(module, sink)
+    check_singletons(program, sink)
     sources = {p.file: p.source for p in (program, *receipts)}
     if sink.has_errors:
         raise ProgramError(sink.diagnostics, sources)
-    return Translation(emit(module), [d for d in sink.diagnostics if d.severity != "error"])
+    loops = [module.origins[r.origin] for r in negative_loops(module) if r.origin >= 0]
+    unique_loops = list(dict.fromkeys(loops))
+    return Translation(emit(module), [d for d in sink.diagnostics if d.severity != "error"],
+                       unique_loops)
 
 
 def translate(program: ast.Program, receipts: Sequence[ast.Program] = ()) -> AspProgram:

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, overload
 
-from clingo.symbol import Symbol
+from clingo.symbol import Function, Symbol
 
 from fxlog.engine.decode import decode, decode_text
 from fxlog.engine.solver import Captured, Solution
@@ -125,6 +125,14 @@ def _split(captured: Captured, shows: Sequence[QueryShow]) -> dict[int, list[Sym
     return {q.index: by_sig.get((q.name, q.arity), []) for q in shows}
 
 
+def _mentions_other(sym: Symbol) -> bool:
+    """A binding to the open world's fresh value stands for 'some other value': not listed."""
+    return OTHER in sym.arguments
+
+
+OTHER = Function("fx_other")
+
+
 def answers_from_solution(solution: Solution, shows: Sequence[QueryShow],
                           pending: Sequence[str] = ()) -> list[Answer]:
     """One :class:`Answer` per query, in the order of ``shows``."""
@@ -137,8 +145,9 @@ def answers_from_solution(solution: Solution, shows: Sequence[QueryShow],
             possible: list[Symbol] = []
         else:
             sure = set(certain)
-            possible = [s for s in brave[q.index] if s not in sure]
-        truth: Truth = "true" if certain else ("unknown" if possible else "false")
+            possible = [s for s in brave[q.index] if s not in sure and not _mentions_other(s)]
+        maybe = bool(possible) or (not solution.unique and bool(brave[q.index]))
+        truth: Truth = "true" if certain else ("unknown" if maybe else "false")
         bindings = _LazyBindings(certain, possible, q.positions) if q.variables else ()
         out.append(Answer(q.text, truth, q.variables, bindings,
                           tuple(pending) if truth == "unknown" else (), q.index,
