@@ -27,6 +27,7 @@ from fxlog.engine.answers import Answer
 from fxlog.errors import Diagnostic, FxlogError, ProgramError, render_all
 from fxlog.reasoner import KnowledgeBase, Result
 from fxlog.syntax.parser import parse_program, parse_query_text
+from fxlog.tools.host import EpisodeResult
 
 __all__ = ["app", "main"]
 
@@ -73,7 +74,7 @@ def load_kb(program: Path, receipts: list[Path] | None) -> KnowledgeBase:
     kb = KnowledgeBase()
     kb.add_program(parse_program(read_source(program), str(program)))
     for path in receipts or []:
-        from fxlog.tools.receipts import load_receipts
+        from fxlog.tools.receipt_log import load_receipts
 
         if not path.exists():
             from fxlog.errors import UsageError
@@ -186,6 +187,93 @@ def translate(
     except FxlogError as exc:
         fail(exc)
     sys.stdout.write(text)
+
+
+def print_episode(result: EpisodeResult, console: Console) -> None:
+    status = f" (status {result.status})" if result.status else ""
+    console.print(f"episode ended: {result.end_reason}{status}; {result.actions} actions",
+                  markup=False)
+    for text in result.executed:
+        console.print(f"  ran {text}", markup=False)
+    if result.pending:
+        console.print("  still pending: " + ", ".join(result.pending), markup=False)
+    if result.receipts_path:
+        console.print(f"  receipts: {result.receipts_path}", markup=False)
+    print_answers(result.answers, console)
+
+
+@app.command()
+def run(
+    program: ProgramArg,
+    receipts: ReceiptsArg = None,
+    receipts_out: Annotated[Path | None, typer.Option(
+        "--receipts-out", "-o", help="Append receipts here (default: NAME.receipts.fx beside "
+        "the program; an existing file is resumed, never overwritten).")] = None,
+    adapter: Annotated[list[str] | None, typer.Option(
+        "--adapter", "-a", help="Register the TOOLS of a module or .py file (repeatable).")
+    ] = None,
+    max_actions: Annotated[int, typer.Option(min=0, help="Stop after this many tool "
+                                             "calls.")] = 32,
+    parallel: Annotated[int, typer.Option(min=1, help="Run up to N requests of one step "
+                                          "at once.")] = 1,
+    tool_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds before a tool "
+                                                "call fails with `timeout`.")] = 60.0,
+    fmt: FormatOpt = Format.text,
+) -> None:
+    """Run an episode: execute derived requests in tool#order and record receipts."""
+    from fxlog.tools.host import run_episode
+
+    try:
+        result = run_episode(program, receipts or [], receipts_out=receipts_out,
+                             adapters=adapter or [], max_actions=max_actions,
+                             parallel=parallel, tool_timeout=tool_timeout)
+    except FxlogError as exc:
+        fail(exc)
+    if fmt is Format.json:
+        typer.echo(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
+        return
+    print_warnings(result.warnings)
+    print_episode(result, _console())
+
+
+@app.command()
+def replay(
+    program: ProgramArg,
+    receipts: ReceiptsArg = None,
+    check_: Annotated[bool, typer.Option("--check", help="Exit 1 unless the replay ends "
+                                         "as the recorded run did, with nothing pending.")
+                      ] = False,
+    fmt: FormatOpt = Format.text,
+) -> None:
+    """Recompute an episode's answers from its receipts; no tool runs."""
+    from fxlog.tools.host import recorded_end
+    from fxlog.tools.host import replay as replay_episode
+
+    try:
+        result = replay_episode(program, receipts or [])
+    except FxlogError as exc:
+        fail(exc)
+    if fmt is Format.json:
+        typer.echo(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
+    else:
+        print_warnings(result.warnings)
+        print_episode(result, _console())
+    if check_:
+        recorded = None
+        for path in receipts or []:
+            recorded = recorded_end(path) or recorded
+        problems = []
+        if result.pending:
+            problems.append("requests are still pending: " + ", ".join(result.pending))
+        if recorded is None:
+            problems.append("the receipts record no finished run to compare with")
+        elif recorded != (result.end_reason, result.status):
+            problems.append(f"the recorded run ended {recorded[0]} (status {recorded[1]}), "
+                            f"the replay ends {result.end_reason} (status {result.status})")
+        if problems:
+            _console(err=True).print("replay check failed: " + "; ".join(problems),
+                                     markup=False)
+            raise typer.Exit(1)
 
 
 def main() -> None:

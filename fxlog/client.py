@@ -82,7 +82,7 @@ class Client:
 
     def load_receipts(self, source: str | os.PathLike[str]) -> None:
         """Load a receipts file (facts only) written by an episode."""
-        from fxlog.tools.receipts import load_receipts
+        from fxlog.tools.receipt_log import load_receipts
 
         loaded = load_receipts(Path(source))
         self.kb.add_receipts(loaded.program)

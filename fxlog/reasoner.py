@@ -26,7 +26,7 @@ from fxlog.errors import Diagnostic, ProgramError, Span
 from fxlog.syntax import ast
 from fxlog.syntax.parser import parse_program
 from fxlog.translators.emit import AspProgram
-from fxlog.translators.pipeline import Translation, translate_with_warnings
+from fxlog.translators.pipeline import Translation, translate_facts, translate_with_warnings
 
 __all__ = ["KnowledgeBase", "Request", "Result"]
 
@@ -64,6 +64,7 @@ class KnowledgeBase:
     def __init__(self) -> None:
         self.programs: list[ast.Program] = []
         self.receipts: list[ast.Program] = []
+        self.receipt_asp: list[str] = []
         self._cache: dict[object, Translation] = {}
 
     # --------------------------------------------------------------- loading
@@ -77,8 +78,13 @@ class KnowledgeBase:
         self._cache.clear()
 
     def add_receipts(self, program: ast.Program) -> None:
+        """Add facts written by the host; the program's translation stays valid."""
+        self.receipt_asp.append(translate_facts(program))
         self.receipts.append(program)
-        self._cache.clear()
+
+    def add_receipt_text(self, text: str, file: str) -> None:
+        """Add receipt lines the host has just written (already validated facts)."""
+        self.add_receipts(parse_program(text, file))
 
     @property
     def sources(self) -> dict[str, str]:
@@ -93,8 +99,9 @@ class KnowledgeBase:
         return "closed"
 
     # ----------------------------------------------------------- translating
-    def translation(self, goal: ast.Query | None = None) -> Translation:
-        key = goal
+    def translation(self, goal: ast.Query | None = None, queries: bool = True) -> Translation:
+        """The program's translation (cached); receipts are added as separate facts."""
+        key = (goal, queries)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -102,10 +109,11 @@ class KnowledgeBase:
             programs = [ast.Program((), "<empty>")]
         else:
             programs = list(self.programs)
-        if goal is not None:
+        if goal is not None or not queries:
             programs = [_without_queries(p) for p in programs]
+        if goal is not None:
             programs.append(ast.Program((goal,), goal.span.file))
-        translation = translate_with_warnings(programs[0], [*programs[1:], *self.receipts])
+        translation = translate_with_warnings(programs[0], programs[1:])
         self._cache[key] = translation
         return translation
 
@@ -128,10 +136,20 @@ class KnowledgeBase:
                      for s in closed.cautious.internal.get("fx_req", [])]
         return Result(answers, pending, workflow, warnings, requested)
 
+    def state(self) -> Result:
+        """Pending requests and workflow status under the closed world (the host's view)."""
+        translation = self.translation(queries=False)
+        closed = self._solve(translation.asp, translation, open_world=False)
+        workflow = sorted({decode_text(s.arguments[0])
+                           for s in closed.cautious.internal.get("fx_wf", [])})
+        requested = [decode_text(s.arguments[0])
+                     for s in closed.cautious.internal.get("fx_req", [])]
+        return Result([], _pending(closed), workflow, list(translation.warnings), requested)
+
     def _solve(self, asp: AspProgram, translation: Translation, open_world: bool,
                pending: Sequence[Symbol] = ()) -> Solution:
         try:
-            return Solver(asp).solve(open_world, pending)
+            return Solver(asp, "".join(self.receipt_asp)).solve(open_world, pending)
         except NoModelError:
             raise ProgramError([_no_model(asp, translation)], self.sources) from None
 

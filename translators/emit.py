@@ -31,7 +31,7 @@ from fxlog.translators.core import (
 )
 from fxlog.translators.encode import pred_asp, term_asp, token_asp
 
-__all__ = ["AspProgram", "QueryShow", "emit"]
+__all__ = ["AspProgram", "QueryShow", "emit", "emit_facts"]
 
 _ARITH = {"+": "fx_add", "-": "fx_sub", "*": "fx_mul", "/": "fx_div", "mod": "fx_mod"}
 _ARITH_FUNCS = {("abs", 1): "fx_abs", ("min", 2): "fx_min", ("max", 2): "fx_max"}
@@ -397,3 +397,19 @@ def _plain_asp(pf: ast.PlainFact) -> str:
 def emit(module: Module) -> AspProgram:
     """Translate a lowered module into ASP text (deterministic)."""
     return _Emitter(module).emit()
+
+
+def emit_facts(module: Module) -> str:
+    """ASP text of a module that holds only facts (a receipts file).
+
+    Facts need no plan beyond the stored name of each predicate, so receipts
+    can be translated on their own and added to an already translated program.
+    """
+    lines: list[str] = []
+    for _file, facts in module.plain:
+        lines.extend(_plain_asp(pf) for pf in facts)
+    for rule in module.rules:
+        if rule.body:
+            raise ValueError("emit_facts() takes facts only")
+        lines.append(rule_asp(rule))
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from fxlog.errors import Diagnostic, DiagnosticSink, ProgramError, Span
 from fxlog.syntax import ast
 from fxlog.translators.checks import check_module, check_singletons, negative_loops
-from fxlog.translators.emit import AspProgram, emit
+from fxlog.translators.emit import AspProgram, emit, emit_facts
 from fxlog.translators.flatten import flatten
 
-__all__ = ["translate", "Translation"]
+__all__ = ["Translation", "translate", "translate_facts", "translate_with_warnings"]
 
 
 class Translation:
@@ -51,6 +51,16 @@ def translate_with_warnings(program: ast.Program,
     unique_loops = list(dict.fromkeys(loops))
     return Translation(emit(module), [d for d in sink.diagnostics if d.severity != "error"],
                        unique_loops)
+
+
+def translate_facts(program: ast.Program) -> str:
+    """ASP text of a facts-only program (receipts), independent of any other program."""
+    sink = DiagnosticSink()
+    module = flatten(program, sink=sink)
+    check_module(module, sink)
+    if sink.has_errors:
+        raise ProgramError(sink.diagnostics, {program.file: program.source})
+    return emit_facts(module)
 
 
 def translate(program: ast.Program, receipts: Sequence[ast.Program] = ()) -> AspProgram:
