@@ -1,0 +1,14 @@
+// The seed walkthrough: a rule derives a request for the built-in `_query`
+// tool; the host runs it once and records a receipt; rules read the receipt.
+world open.
+socrates:Human.
+
+external checkHuman(?Person) using _query[query -> "?- socrates:Human."]
+    <- ?Person:Human.
+
+?Person[answer -> ?Status] <- ?Person:Human
+    AND ?Call[tool#name -> "_query"; tool#arg1 -> ?Person;
+              tool#completed -> true; tool#status -> "succeeded";
+              result("status") -> ?Status].
+
+?- socrates[answer -> "true"].
