@@ -129,7 +129,9 @@ class KnowledgeBase:
         if world == "open" and pending and asp.open:
             solution = self._solve(asp, translation, True, [r.symbol for r in pending])
         answers = answers_from_solution(solution, asp.queries, [r.text for r in pending])
-        warnings = list(translation.warnings) + _cycle_warnings(solution)
+        _check_aggregates(solution, asp, self.sources)
+        warnings = list(translation.warnings) + _cycle_warnings(solution) + \
+            _incons_warnings(solution, asp)
         workflow = sorted({decode_text(s.arguments[0])
                            for s in closed.cautious.internal.get("fx_wf", [])})
         requested = [decode_text(s.arguments[0])
@@ -194,6 +196,32 @@ def _cycle_warnings(solution: Solution) -> list[Diagnostic]:
         out.append(Diagnostic("W-CYCLE", "warning", f"the class hierarchy has a cycle through "
                               f"{cls}", Span("<program>", 0, 0, 0, 0),
                               "`::` is meant to be acyclic; remove one of the subclass facts"))
+    return out
+
+
+def _check_aggregates(solution: Solution, asp: AspProgram, sources: dict[str, str]) -> None:
+    bad = solution.brave.internal.get("fx_aggbad", [])
+    if not bad:
+        return
+    value = decode_text(bad[0].arguments[1])
+    span = asp.origins[0][0] if asp.origins else Span("<program>", 0, 0, 0, 0)
+    raise ProgramError([Diagnostic(
+        "E-AGG-EXACT", "error", f"sum/avg over {value}: the clingo engine sums only "
+        "integers between -2147483648 and 2147483647 exactly", span,
+        "aggregate integer values (e.g. scale decimals to integers), or use min/max, "
+        "which compare exactly")], sources)
+
+
+def _incons_warnings(solution: Solution, asp: AspProgram) -> list[Diagnostic]:
+    out = []
+    for sym in solution.brave.internal.get("fx_incons", []):
+        index, args = sym.arguments
+        name = asp.incons[index.number] if index.number < len(asp.incons) else "a predicate"
+        values = ", ".join(decode_text(a) for a in args.arguments)
+        out.append(Diagnostic(
+            "W-INCONS", "warning", f"{name}: both ({values}) and its explicit negation "
+            "\\neg hold", Span("<program>", 0, 0, 0, 0),
+            "explicit negation is not checked against the positive fact; remove one of them"))
     return out
 
 

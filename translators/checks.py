@@ -18,7 +18,17 @@ import networkx as nx
 
 from fxlog.errors import DiagnosticSink
 from fxlog.syntax import ast
-from fxlog.translators.core import RECEIPT_METHODS, Cmp, CoreRule, Lit, Module, Pred
+from fxlog.translators.core import (
+    BUILTINS,
+    RECEIPT_METHODS,
+    Agg,
+    Builtin,
+    Cmp,
+    CoreRule,
+    Lit,
+    Module,
+    Pred,
+)
 from fxlog.translators.flatten import term_vars
 
 __all__ = ["bound_variables", "check_module", "check_singletons", "negative_loops"]
@@ -34,11 +44,27 @@ def bound_variables(rule: CoreRule) -> set[str]:
     for item in rule.body:
         if isinstance(item, Lit) and not item.naf:
             bound |= _names(item.atom.args)
-    pending = [i for i in rule.body if isinstance(i, Cmp) and i.op == "="]
+    pending: list[Cmp | Agg | Builtin] = [
+        i for i in rule.body
+        if (isinstance(i, Cmp) and i.op == "=") or isinstance(i, Agg)
+        or (isinstance(i, Builtin) and BUILTINS[i.name][1] < len(i.args))
+    ]
     changed = True
     while changed and pending:
         changed = False
         for cmp in list(pending):
+            if isinstance(cmp, Agg):
+                if set(cmp.keys) <= bound | set(_group_names(rule, cmp)):
+                    bound |= _names(cmp.result)
+                    pending.remove(cmp)
+                    changed = True
+                continue
+            if isinstance(cmp, Builtin):
+                if _names(cmp.args[:-1]) <= bound:
+                    bound |= _names(cmp.args[-1])
+                    pending.remove(cmp)
+                    changed = True
+                continue
             for target, source in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
                 if isinstance(target, ast.Var) and _names(source) <= bound:
                     bound |= _names(target)
@@ -54,6 +80,13 @@ def bound_variables(rule: CoreRule) -> set[str]:
     return bound
 
 
+def _group_names(rule: CoreRule, agg: Agg) -> list[str]:
+    """Keys bound by the aggregate's own domain literal (grouping variables)."""
+    return [n for n in agg.keys if any(
+        isinstance(i, Lit) and not i.naf and i.atom.pred.kind == "aux"
+        and n in _names(i.atom.args) for i in rule.body)]
+
+
 def _is_pattern(term: ast.Term) -> bool:
     return isinstance(term, ast.Compound) and not any(
         isinstance(a, (ast.BinOp, ast.UnaryMinus)) for a in term.args)
@@ -67,6 +100,11 @@ def _check_safety(rule: CoreRule, sink: DiagnosticSink, reported: set[tuple[int,
             needed += [(n, "NOT") for n in sorted(_names(item.atom.args))]
         elif isinstance(item, Cmp):
             needed += [(n, "comparison") for n in sorted(_names((item.left, item.right)))]
+        elif isinstance(item, Builtin):
+            inputs = item.args[: BUILTINS[item.name][1]]
+            needed += [(n, f"builtin {item.name}") for n in sorted(_names(inputs))]
+        elif isinstance(item, Agg):
+            needed += [(n, "aggregate") for n in item.keys]
     for name, where in needed:
         if name in bound or (rule.origin, name) in reported:
             continue
@@ -89,7 +127,27 @@ def _dependency_graph(module: Module) -> nx.DiGraph:
         for item in rule.body:
             if isinstance(item, Lit):
                 graph.add_edge(item.atom.pred, rule.head.pred)
+            elif isinstance(item, Agg):
+                for inner in item.body:
+                    if isinstance(inner, Lit):
+                        graph.add_edge(inner.atom.pred, rule.head.pred, agg=True)
     return graph
+
+
+def _check_aggregate_recursion(module: Module, sink: DiagnosticSink) -> None:
+    graph = _dependency_graph(module)
+    for rule in module.rules:
+        for item in rule.body:
+            if not isinstance(item, Agg):
+                continue
+            for inner in item.body:
+                if isinstance(inner, Lit) and nx.has_path(graph, rule.head.pred,
+                                                          inner.atom.pred):
+                    sink.error("E-AGG-RECURSION", "recursion through an aggregate: the "
+                               "aggregate reads what this rule defines", item.span,
+                               "compute the aggregate over facts or over predicates that do "
+                               "not depend on this rule")
+                    return
 
 
 def _receipt_guarded(rule: CoreRule) -> bool:
@@ -165,6 +223,7 @@ def check_module(module: Module, sink: DiagnosticSink) -> None:
         _check_safety(rule, sink, reported)
     if not sink.has_errors:
         _check_growth(module, sink)
+        _check_aggregate_recursion(module, sink)
     _check_receipt_methods(module, sink)
 
 

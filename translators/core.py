@@ -19,6 +19,9 @@ from fxlog.errors import NO_SPAN, Span
 from fxlog.syntax import ast
 
 __all__ = [
+    "Agg",
+    "BUILTINS",
+    "Builtin",
     "Atom",
     "Cmp",
     "CoreExternal",
@@ -93,7 +96,43 @@ class Cmp:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-BodyItem = Union[Lit, Cmp]
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    """A string builtin for acceptance rules: ``contains``, ``starts_with``, ``lower``,
+    ``length``, ``concat``, ``to_string``. ``negated`` only for the two tests."""
+
+    name: str
+    args: tuple[ast.Term, ...]
+    negated: bool = False
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Agg:
+    """``result = func{value : body}`` over distinct tuples ``(value, *local)``.
+
+    ``keys`` are the aggregate's global variables (grouping variables and those
+    shared with the rest of the rule); ``domain`` is an atom that binds the
+    grouping variables, so a group exists only when its body has a solution.
+    """
+
+    index: int
+    func: str
+    result: ast.Term
+    value: ast.Term
+    local: tuple[str, ...]
+    keys: tuple[str, ...]
+    body: tuple[Lit | Cmp | Builtin, ...]
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+BodyItem = Union[Lit, Cmp, Builtin, Agg]
+
+#: String builtins: name → (arity, number of leading input arguments).
+BUILTINS: dict[str, tuple[int, int]] = {
+    "contains": (2, 2), "starts_with": (2, 2), "lower": (2, 1), "length": (2, 1),
+    "concat": (3, 2), "to_string": (2, 1),
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from fxlog.numbers import NUMBER_FUNCTION, canonical
 from fxlog.syntax import ast
 from fxlog.translators.core import Pred
 
-__all__ = ["asp_string", "mangle", "pred_asp", "term_asp", "token_asp", "var_asp"]
+__all__ = ["asp_string", "mangle", "method_asp", "pred_asp", "term_asp", "token_asp", "var_asp"]
 
 _SAFE = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _RESERVED = frozenset({"not"})
@@ -142,3 +142,17 @@ def token_asp(token: str) -> str:
     if _INT.match(token):
         return number_asp(int(token))
     return symbol_asp(token)
+
+
+def method_asp(name: str, margs: list[str]) -> str:
+    """The ASP term of a method ``name`` applied to ASP argument texts (variables)."""
+    if "#" in name:
+        ns, local = name.split("#", 1)
+        head = f"fx_q({asp_string(ns)},{asp_string(local)}"
+        return head + ("," + ",".join(margs) if margs else "") + ")"
+    sym = symbol_asp(name)
+    if not margs:
+        return sym
+    if sym.startswith("fx_s("):
+        return f"fx_f({sym[5:-1]},{','.join(margs)})"
+    return f"{sym}({','.join(margs)})"

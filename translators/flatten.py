@@ -23,7 +23,10 @@ from fxlog.errors import DiagnosticSink, ProgramError, Span
 from fxlog.syntax import ast
 from fxlog.syntax.printer import formula_text, statement_text, term_text
 from fxlog.translators.core import (
+    BUILTINS,
+    Agg,
     Atom,
+    Builtin,
     BodyItem,
     Cmp,
     CoreExternal,
@@ -66,6 +69,23 @@ def term_vars(term: object) -> Iterator[ast.Var]:
             yield from term_vars(getattr(term, name))
 
 
+def _vars_outside_aggregates(node: object) -> Iterator[ast.Var]:
+    """Variables of a formula, skipping those only inside aggregates (they are local)."""
+    if isinstance(node, ast.Aggregate):
+        yield from node.group  # grouping variables are bound per group, like outer ones
+        return
+    if isinstance(node, ast.Var):
+        yield node
+        return
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            yield from _vars_outside_aggregates(item)
+        return
+    for name in getattr(node, "__dataclass_fields__", {}):
+        if name != "span":
+            yield from _vars_outside_aggregates(getattr(node, name))
+
+
 def method_key(method: ast.Term) -> tuple[str, tuple[ast.Term, ...]] | None:
     """``(name, args)`` of a method term, or None for a variable method."""
     if isinstance(method, ast.Sym):
@@ -83,6 +103,7 @@ class _Flattener:
         self.module = Module(file)
         self.fresh = 0
         self.aux = 0
+        self.aggs = 0
         self.origin = -1
         self.outside: Counter[str] = Counter()
 
@@ -156,7 +177,7 @@ class _Flattener:
 
     def query(self, stmt: ast.Query) -> None:
         names: list[str] = []
-        for v in term_vars(stmt.body):
+        for v in _vars_outside_aggregates(stmt.body):
             if not v.anonymous and not v.dont_care and v.name not in names:
                 names.append(v.name)
         index = len(self.module.queries)
@@ -234,6 +255,10 @@ class _Flattener:
         atoms: list[Atom] = []
         if mol.rel is None and not mol.frames:
             for s in subjects:
+                if _builtin(s) is not None:
+                    raise _Unsupported("E-BUILTIN", f"`{term_text(s)}` is a built-in "
+                                       "predicate and cannot be defined", mol.span,
+                                       "choose another name for your predicate")
                 atoms.append(self.pred_atom(s, negated, mol.span))
             return atoms
         if mol.rel is not None and mol.cls is not None:
@@ -360,25 +385,70 @@ class _Flattener:
                 return Lit(only.atom, naf=True)
             if isinstance(only, Cmp) and only.op in _CMP_NEGATION:
                 return Cmp(_CMP_NEGATION[only.op], only.left, only.right, only.span)
+            if isinstance(only, Builtin) and only.name in ("contains", "starts_with"):
+                return Builtin(only.name, only.args, True, f.span)
+        if any(isinstance(i, (Builtin, Agg)) for alt in alts for i in alt):
+            bad = next(i for alt in alts for i in alt if isinstance(i, (Builtin, Agg)))
+            what = bad.name if isinstance(bad, Builtin) else "an aggregate"
+            raise _Unsupported("E-UNSUPPORTED", f"NOT over {what} is not supported", f.span,
+                               "bind its result first, then negate a comparison on it")
         return self.aux_for(f.body, alts, negate=True)
 
     def aux_for(self, f: ast.Formula, alts: list[Conj], negate: bool) -> Lit:
         inner = Counter(v.name for v in term_vars(f) if not v.anonymous)
         shared = [n for n in inner if self.outside[n] > inner[n]]
-        pred = self.new_aux(len(shared))
-        head = Atom(pred, tuple(ast.Var(n) for n in shared))
+        lit = self.aux_over(shared, alts, _span_of(f))
+        return Lit(lit.atom, naf=negate)
+
+    def aux_over(self, names: list[str], alts: list[Conj], span: Span) -> Lit:
+        """An auxiliary predicate over ``names`` defined by one rule per alternative."""
+        head = Atom(self.new_aux(len(names)), tuple(ast.Var(n) for n in names))
         for body in alts:
-            self.add_rule(head, body, _span_of(f))
-        return Lit(head, naf=negate)
+            self.add_rule(head, body, span)
+        return Lit(head)
 
     def comparison(self, f: ast.Comparison) -> Conj:
         items: Conj = []
-        if isinstance(f.right, ast.Aggregate) or isinstance(f.left, ast.Aggregate):
-            raise _Unsupported("E-UNSUPPORTED", "aggregates are not supported yet", f.span,
-                               "count or sum in the host program for now")
+        if isinstance(f.left, ast.Aggregate) and not isinstance(f.right, ast.Aggregate):
+            f = ast.Comparison(_FLIP.get(f.op, f.op), f.right, f.left, f.span)
+        if isinstance(f.right, ast.Aggregate):
+            return self.aggregate(f, f.right)
         left = self.body_term(f.left, items)
         right = self.body_term(f.right, items)
         items.append(Cmp(f.op, left, right, f.span))
+        return items
+
+    def aggregate(self, cmp: ast.Comparison, agg: ast.Aggregate) -> Conj:
+        """``left op func{?X[?G..] | body}``: an :class:`Agg` plus the literals it needs."""
+        if agg.func not in _AGGREGATES:
+            raise _Unsupported("E-AGGREGATE", f"unknown aggregate `{agg.func}`", agg.span,
+                               "use one of " + ", ".join(sorted(_AGGREGATES)))
+        items: Conj = []
+        left = self.body_term(cmp.left, items)
+        alts = self.dnf(agg.body)
+        inner = Counter(v.name for v in term_vars(agg) if not v.anonymous)
+        value_name = agg.var.name
+        group = [g.name for g in agg.group]
+        shared = [n for n in inner if self.outside[n] > inner[n] and n != value_name]
+        keys = list(dict.fromkeys(group + shared))
+        if len(alts) != 1 or any(isinstance(i, Agg) for i in alts[0]):
+            body: tuple[Lit | Cmp | Builtin, ...] = (self.aux_over(list(inner), alts,
+                                                                   agg.span),)
+        else:
+            body = tuple(i for i in alts[0] if not isinstance(i, Agg))
+        local = tuple(n for n in inner if n not in keys and n != value_name)
+        if group:
+            domain = Atom(self.new_aux(len(group)), tuple(ast.Var(g) for g in group))
+            self.add_rule(domain, list(body), agg.span)
+            items.append(Lit(domain))
+        self.aggs += 1
+        result: ast.Term = left
+        if cmp.op != "=" or not isinstance(left, ast.Var):
+            result = self.new_var()
+        items.append(Agg(self.aggs, agg.func, result, agg.var, local, tuple(keys), body,
+                         agg.span))
+        if result is not left:
+            items.append(Cmp(cmp.op, left, result, cmp.span))
         return items
 
     def body_term(self, term: ast.Term, items: Conj) -> ast.Term:
@@ -414,7 +484,11 @@ class _Flattener:
         subjects = self.body_terms(mol.subject, items)
         if mol.rel is None and not mol.frames:
             for s in subjects:
-                items.append(Lit(self.pred_atom(s, negated, mol.span)))
+                builtin = _builtin(s)
+                if builtin is not None and not negated:
+                    items.append(builtin)
+                else:
+                    items.append(Lit(self.pred_atom(s, negated, mol.span)))
             return items
         if mol.rel is not None and mol.cls is not None:
             kind = "isa" if mol.rel == ":" else "sub"
@@ -455,6 +529,17 @@ class _Flattener:
 
 
 _CMP_NEGATION = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "!=": "="}
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_AGGREGATES = frozenset({"count", "countdistinct", "sum", "min", "max", "avg"})
+
+
+def _builtin(term: ast.Term) -> Builtin | None:
+    """A string builtin call, recognised by name and arity."""
+    if isinstance(term, ast.Compound) and isinstance(term.functor, ast.Sym):
+        spec = BUILTINS.get(term.functor.name)
+        if spec is not None and spec[0] == len(term.args):
+            return Builtin(term.functor.name, term.args, False, term.span)
+    return None
 
 
 def _has_dont_care(atom: Atom) -> bool:

@@ -127,3 +127,60 @@ class ArithContext:
             return []
         va, vb = ka[1], kb[1]
         return Number((va > vb) - (va < vb))  # type: ignore[operator]
+
+
+def _text(sym: Symbol) -> str | None:
+    return sym.string if sym.type == SymbolType.String else None
+
+
+class BuiltinContext(ArithContext):
+    """Adds the string builtins and type tests; total on any input (never raises)."""
+
+    def fx_contains(self, s: Symbol, sub: Symbol) -> Symbol:
+        a, b = _text(s), _text(sub)
+        return Number(1 if a is not None and b is not None and b in a else 0)
+
+    def fx_starts_with(self, s: Symbol, prefix: Symbol) -> Symbol:
+        a, b = _text(s), _text(prefix)
+        return Number(1 if a is not None and b is not None and a.startswith(b) else 0)
+
+    def fx_lower(self, s: Symbol) -> Result:
+        a = _text(s)
+        return [] if a is None else String(a.lower())
+
+    def fx_length(self, s: Symbol) -> Result:
+        a = _text(s)
+        return [] if a is None else number_symbol(len(a))
+
+    def fx_concat(self, a: Symbol, b: Symbol) -> Result:
+        x, y = _text(a), _text(b)
+        return [] if x is None or y is None else String(x + y)
+
+    def fx_to_string(self, t: Symbol) -> Result:
+        from fxlog.engine.decode import decode_text
+
+        if t.type == SymbolType.String:
+            return t
+        try:
+            return String(decode_text(t))
+        except ValueError:
+            return []
+
+    def fx_isint(self, x: Symbol) -> Symbol:
+        return Number(1 if x.type == SymbolType.Number else 0)
+
+    def fx_type(self, value: Symbol, type_: Symbol) -> Symbol:
+        """1 when ``value`` has the built-in type named by ``type_``, else 0."""
+        name = type_.name if type_.type == SymbolType.Function and not type_.arguments else ""
+        num = symbol_number(value)
+        checks = {
+            "string": value.type == SymbolType.String,
+            "integer": isinstance(num, int),
+            "decimal": num is not None,
+            "number": num is not None,
+            "boolean": value.type == SymbolType.Function and value.name in ("true", "false")
+            and not value.arguments,
+            "symbol": value.type == SymbolType.Function and num is None and not (
+                value.name == "fx_q" or (value.arguments and value.name != "fx_s")),
+        }
+        return Number(1 if checks.get(name, False) else 0)

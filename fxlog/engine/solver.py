@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import clingo
 from clingo.symbol import Symbol
 
-from fxlog.engine.arith import ArithContext
+from fxlog.engine.arith import BuiltinContext
 from fxlog.errors import FxlogError
 from fxlog.translators.emit import AspProgram
 
@@ -31,6 +31,7 @@ __all__ = ["Captured", "INTERNAL", "NoModelError", "Solution", "Solver", "Solver
 #: so that the shown atoms are exactly the query answers (no per-atom sorting in Python).
 INTERNAL: tuple[tuple[str, int], ...] = (
     ("fx_req", 2), ("fx_pend", 1), ("fx_ri", 3), ("fx_in", 3), ("fx_wf", 1), ("fx_cycle", 1),
+    ("fx_aggbad", 2), ("fx_incons", 2),
 )
 
 
@@ -89,7 +90,7 @@ class Solver:
                 pend = "".join(f"fx_cpend({s})." for s in pending)
                 ctl.add("open", [], pend)
                 parts.append(("open", []))
-            ctl.ground(parts, context=ArithContext())
+            ctl.ground(parts, context=BuiltinContext())
         except RuntimeError as exc:
             detail = "; ".join(self.messages) or str(exc)
             raise SolverError(f"clingo rejected the translated program: {detail}") from exc
