@@ -28,7 +28,7 @@ from fxlog.syntax.parser import parse_program
 from fxlog.translators.emit import AspProgram
 from fxlog.translators.pipeline import Translation, translate_facts, translate_with_warnings
 
-__all__ = ["KnowledgeBase", "Request", "Result"]
+__all__ = ["KnowledgeBase", "Request", "Result", "pending_requests", "workflow_statuses"]
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,16 @@ def _without_queries(program: ast.Program) -> ast.Program:
 
 
 def _pending(solution: Solution) -> list[Request]:
-    internal = solution.cautious.internal
+    return pending_requests(solution.cautious.internal)
+
+
+def workflow_statuses(internal: dict[str, list[Symbol]]) -> list[str]:
+    """The distinct ``workflow[status -> S]`` values, as fxlog text."""
+    return sorted({decode_text(s.arguments[0]) for s in internal.get("fx_wf", [])})
+
+
+def pending_requests(internal: dict[str, list[Symbol]]) -> list[Request]:
+    """Pending requests with their tool, order and inputs, sorted by identity text."""
     names: dict[Symbol, str] = {}
     orders: dict[Symbol, ast.Term] = {}
     for sym in internal.get("fx_ri", []):

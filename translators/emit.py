@@ -62,7 +62,8 @@ class QueryShow:
 class AspProgram:
     """The translation of a program: ASP text for the solver and its reading key."""
 
-    base: str
+    rules_text: str
+    facts_text: str
     open: str
     queries: tuple[QueryShow, ...]
     externals: tuple[CoreExternal, ...]
@@ -70,6 +71,11 @@ class AspProgram:
     origins: tuple[tuple[Span, str], ...] = field(default=(), compare=False)
     #: readable name of each predicate checked for explicit-negation conflicts (by index)
     incons: tuple[str, ...] = ()
+
+    @property
+    def base(self) -> str:
+        """Rules, axioms and facts: what is always grounded."""
+        return self.rules_text + self.facts_text
 
     @property
     def text(self) -> str:
@@ -116,19 +122,22 @@ class _Emitter:
         out.extend(self.generic_views())
         out.extend(self.request_axioms())
         out.extend(self.shows())
-        for file, facts in self.m.plain:
-            if facts:
-                out.append(f"% facts of {file}")
-                out.extend(plain_asp(pf, self.plan) for pf in facts)
         out.append("% rules")
         out.extend(self.writer.rule(r) for r in self.m.rules)
         if self.writer.extra:
             out.append("% aggregates")
             out.extend(self.writer.extra)
-        base = "\n".join(out) + "\n"
+        facts: list[str] = []
+        for file, plain in self.m.plain:
+            if plain:
+                facts.append(f"% facts of {file}")
+                facts.extend(plain_asp(pf, self.plan) for pf in plain)
+        rules_text = "\n".join(out) + "\n"
+        facts_text = "\n".join(facts) + ("\n" if facts else "")
         open_text = self.open_world() if self.m.world == "open" else ""
-        return AspProgram(base, open_text, self.query_shows(), tuple(self.m.externals),
-                          self.m.world, tuple(self.m.origins), tuple(incons_names))
+        return AspProgram(rules_text, facts_text, open_text, self.query_shows(),
+                          tuple(self.m.externals), self.m.world, tuple(self.m.origins),
+                          tuple(incons_names))
 
     # ---------------------------------------------------------------- sections
     def defined(self) -> list[str]:

@@ -28,7 +28,9 @@ from typing import Any
 
 from fxlog.engine.answers import Answer
 from fxlog.errors import Diagnostic, FxlogError, ProgramError, UsageError
-from fxlog.reasoner import KnowledgeBase, Request
+from fxlog.engine.incremental import IncrementalSolver
+from fxlog.engine.solver import NoModelError
+from fxlog.reasoner import KnowledgeBase, Request, pending_requests, workflow_statuses
 from fxlog.syntax.printer import term_text
 from fxlog.tools.execute import ToolError, execute
 from fxlog.tools.receipts import (
@@ -112,8 +114,11 @@ class _Step:
 class _Episode:
     def __init__(self, kb: KnowledgeBase, registry: ToolRegistry, log: ReceiptLog | None,
                  max_actions: int, parallel: int, tool_timeout: float, hooks: Hooks,
-                 next_seq: int) -> None:
+                 next_seq: int, incremental: bool = True) -> None:
         self.kb = kb
+        self.solver = IncrementalSolver(kb.translation(queries=False).asp) \
+            if incremental else None
+        self.unsent = list(kb.receipt_asp)
         self.registry = registry
         self.log = log
         self.max_actions = max_actions
@@ -133,19 +138,33 @@ class _Episode:
         if self.log is not None:
             self.log.extend(lines)
         self.kb.add_receipt_text("".join(lines), file)
+        self.unsent.append(self.kb.receipt_asp[-1])
         self.written.extend(lines)
+
+    def state(self) -> tuple[list[str], list[Request]]:
+        """Workflow statuses and pending requests now (incrementally when possible)."""
+        if self.solver is None:
+            result = self.kb.state()
+            return result.workflow, result.pending
+        try:
+            captured = self.solver.step("".join(self.unsent))
+        except NoModelError:
+            self.kb.state()  # raises the explained E-NOMODEL error
+            raise
+        self.unsent.clear()
+        return workflow_statuses(captured.internal), pending_requests(captured.internal)
 
     def run(self) -> tuple[str, str | None, list[Request]]:
         while True:
-            state = self.kb.state()
-            status = _workflow_status(state.workflow)
+            workflow, pending = self.state()
+            status = _workflow_status(workflow)
             if status is not None:
-                return "workflow", status, state.pending
-            if not state.pending:
+                return "workflow", status, pending
+            if not pending:
                 return "quiescence", None, []
             if self.actions >= self.max_actions:
-                return "action_limit", None, state.pending
-            step = self.choose_step(state.pending)
+                return "action_limit", None, pending
+            step = self.choose_step(pending)
             step = step[: self.max_actions - self.actions]
             self.execute_step(step)
 
@@ -347,8 +366,13 @@ def run_episode(
     parallel: int = 1,
     tool_timeout: float = DEFAULT_TOOL_TIMEOUT,
     hooks: Hooks | None = None,
+    incremental: bool = True,
 ) -> EpisodeResult:
-    """Run an episode of ``program`` and append its receipts to ``receipts_out``."""
+    """Run an episode of ``program`` and append its receipts to ``receipts_out``.
+
+    ``incremental=False`` re-grounds the whole program at every step (slower on
+    large knowledge bases; kept to cross-check the incremental solver).
+    """
     program = Path(program)
     registry = registry or ToolRegistry()
     for spec in adapters:
@@ -362,7 +386,7 @@ def run_episode(
     max_seq, started, warnings = _load_inputs(kb, inputs)
     with ReceiptLog(out) as log:
         episode = _Episode(kb, registry, log, max_actions, parallel, tool_timeout,
-                           hooks or Hooks(), max_seq + 1)
+                           hooks or Hooks(), max_seq + 1, incremental)
         lines = [interrupted_receipt(m.text, tool_name=m.tool_name or "", seq=m.seq or 0,
                                      started=m.started or _now()) for m in started]
         episode.record(lines, "<interrupted>")
