@@ -143,6 +143,7 @@ def _llm_tools(fields: Mapping[str, object], registry: ToolRegistry,
                 """
                 return run_query(kb, query)
 
+            query_tool.read_only = True  # type: ignore[attr-defined]
             tools[name] = query_tool
         else:
             assert entry.function is not None
