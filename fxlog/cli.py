@@ -276,6 +276,30 @@ def replay(
             raise typer.Exit(1)
 
 
+@app.command()
+def explain(
+    program: ProgramArg,
+    args: Annotated[list[str], typer.Argument(help="Receipts files, then the GOAL "
+                                              "(`?- ...` or a request term).")],
+    depth: Annotated[int, typer.Option(min=0, help="How deep why-not trees go.")] = 3,
+    fmt: FormatOpt = Format.text,
+) -> None:
+    """Explain why a goal (or a request) holds, or why not."""
+    from fxlog.explain import explain as explain_goal
+    from fxlog.explain.render import explanation_text
+
+    *receipts, goal = args
+    try:
+        kb = load_kb(program, [Path(r) for r in receipts])
+        result = explain_goal(kb, goal, depth)
+    except FxlogError as exc:
+        fail(exc)
+    if fmt is Format.json:
+        typer.echo(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
+        return
+    sys.stdout.write(explanation_text(result) + "\n")
+
+
 def main() -> None:
     """Console entry point."""
     app()

@@ -15,8 +15,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from fxlog.engine.answers import Answer
+
+if TYPE_CHECKING:
+    from fxlog.explain import Explanation
 from fxlog.errors import Diagnostic, UsageError
 from fxlog.reasoner import KnowledgeBase, Result
 from fxlog.syntax import ast
@@ -103,6 +107,12 @@ class Client:
     def check(self) -> list[Diagnostic]:
         """Warnings of the loaded program; errors raise :class:`~fxlog.errors.ProgramError`."""
         return list(self.kb.translation().warnings)
+
+    def explain(self, goal: str, depth: int = 3) -> Explanation:
+        """Why ``goal`` holds (a proof), why not, or which pending requests decide it."""
+        from fxlog.explain import explain
+
+        return explain(self.kb, goal, depth)
 
     def translate(self) -> str:
         """The ASP text clingo receives."""

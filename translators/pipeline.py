@@ -18,6 +18,7 @@ from fxlog.errors import Diagnostic, DiagnosticSink, ProgramError, Span
 from fxlog.syntax import ast
 from fxlog.translators.checks import check_module, check_singletons, negative_loops
 from fxlog.translators.emit import AspProgram, emit, emit_facts
+from fxlog.translators.core import Module
 from fxlog.translators.flatten import flatten
 
 __all__ = ["Translation", "translate", "translate_facts", "translate_with_warnings"]
@@ -31,10 +32,11 @@ class Translation:
     """
 
     def __init__(self, asp: AspProgram, warnings: Sequence[Diagnostic],
-                 loops: Sequence[tuple[Span, str]] = ()) -> None:
+                 loops: Sequence[tuple[Span, str]] = (), module: Module | None = None) -> None:
         self.asp = asp
         self.warnings = tuple(warnings)
         self.loops = tuple(loops)
+        self.module = module
 
 
 def translate_with_warnings(program: ast.Program,
@@ -50,7 +52,7 @@ def translate_with_warnings(program: ast.Program,
     loops = [module.origins[r.origin] for r in negative_loops(module) if r.origin >= 0]
     unique_loops = list(dict.fromkeys(loops))
     return Translation(emit(module), [d for d in sink.diagnostics if d.severity != "error"],
-                       unique_loops)
+                       unique_loops, module)
 
 
 def translate_facts(program: ast.Program) -> str:

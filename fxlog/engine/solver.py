@@ -25,7 +25,8 @@ from fxlog.engine.arith import BuiltinContext
 from fxlog.errors import FxlogError
 from fxlog.translators.emit import AspProgram
 
-__all__ = ["Captured", "INTERNAL", "NoModelError", "Solution", "Solver", "SolverError"]
+__all__ = ["Captured", "FullModel", "INTERNAL", "NoModelError", "Solution", "Solver",
+           "SolverError", "full_model"]
 
 #: Internal predicates the host reads, found via the symbol table rather than ``#show``
 #: so that the shown atoms are exactly the query answers (no per-atom sorting in Python).
@@ -130,6 +131,72 @@ class Solver:
                 else:
                     found.append(captured)
         return found
+
+
+class FullModel:
+    """One answer set kept whole, for explanations: atoms looked up by signature.
+
+    Built only on request (``fxlog explain``); ordinary queries never copy the
+    full model out of clingo.
+    """
+
+    def __init__(self, ctl: clingo.Control, atoms: set[Symbol], unique: bool) -> None:
+        self._ctl = ctl
+        self.atoms = atoms
+        self.unique = unique
+        self._by_sig: dict[tuple[str, int], list[Symbol]] = {}
+
+    def holds(self, atom: Symbol) -> bool:
+        return atom in self.atoms
+
+    def signature(self, name: str, arity: int) -> list[Symbol]:
+        """True atoms of one predicate, in clingo's order (cached)."""
+        found = self._by_sig.get((name, arity))
+        if found is None:
+            found = [sa.symbol for sa in self._ctl.symbolic_atoms.by_signature(name, arity)
+                     if sa.symbol in self.atoms]
+            self._by_sig[(name, arity)] = found
+        return found
+
+    def truth_under(self, query: tuple[str, int],
+                    assumptions: list[tuple[Symbol, bool]]) -> tuple[bool, bool]:
+        """(brave, cautious) of any atom of ``query`` under assumptions (open world)."""
+        lits = []
+        for sym, value in assumptions:
+            sa = self._ctl.symbolic_atoms[sym]
+            if sa is None:
+                if value:
+                    return False, False  # the assumed atom cannot hold at all
+                continue
+            lits.append(sa.literal if value else -sa.literal)
+        results: list[bool] = []
+        for mode in ("brave", "cautious"):
+            self._ctl.configuration.solve.enum_mode = mode  # type: ignore[union-attr]
+            self._ctl.configuration.solve.models = "0"  # type: ignore[union-attr]
+            last: list[Symbol] | None = None
+            with self._ctl.solve(yield_=True, assumptions=lits) as handle:
+                for model in handle:
+                    last = model.symbols(shown=True)
+            if last is None:
+                return False, False
+            results.append(any(s.name == query[0] and len(s.arguments) == query[1]
+                               for s in last))
+        return results[0], results[1]
+
+
+def full_model(asp: AspProgram, extra: str = "", open_world: bool = False,
+               pending: Sequence[Symbol] = ()) -> FullModel:
+    """Ground and solve, keeping the whole first answer set (and the control)."""
+    solver = Solver(asp, extra)
+    ctl = solver.ground(open_world, pending)
+    ctl.configuration.solve.models = "2"  # type: ignore[union-attr]
+    models: list[set[Symbol]] = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            models.append(set(model.symbols(atoms=True)))
+    if not models:
+        raise NoModelError("the program has no answer set")
+    return FullModel(ctl, models[0], len(models) == 1)
 
 
 def _internal_atoms(ctl: clingo.Control) -> list[tuple[str, Symbol, int]]:
