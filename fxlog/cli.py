@@ -268,8 +268,9 @@ def replay(
         if recorded is None:
             problems.append("the receipts record no finished run to compare with")
         elif recorded != (result.end_reason, result.status):
-            problems.append(f"the recorded run ended {recorded[0]} (status {recorded[1]}), "
-                            f"the replay ends {result.end_reason} (status {result.status})")
+            problems.append(f"the recorded run ended {recorded[0]} (status "
+                            f"{recorded[1] or '-'}), the replay ends {result.end_reason} "
+                            f"(status {result.status or '-'})")
         if problems:
             _console(err=True).print("replay check failed: " + "; ".join(problems),
                                      markup=False)
@@ -303,3 +304,6 @@ def explain(
 def main() -> None:
     """Console entry point."""
     app()
+
+
+from fxlog import cli_extra  # noqa: E402,F401

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from decimal import Decimal, localcontext
 
-__all__ = ["CLINGO_MAX", "CLINGO_MIN", "NUMBER_FUNCTION", "canonical", "fits_clingo", "parse"]
+__all__ = ["CLINGO_MAX", "CLINGO_MIN", "NUMBER_FUNCTION", "canonical", "fits_clingo", "int_text",
+           "normalize", "parse", "parse_int"]
 
 CLINGO_MIN = -(2**31)
 CLINGO_MAX = 2**31 - 1
@@ -26,24 +27,40 @@ def fits_clingo(value: int) -> bool:
     return CLINGO_MIN <= value <= CLINGO_MAX
 
 
+def int_text(value: int) -> str:
+    """Decimal digits of any integer (``str`` refuses more than 4300 digits)."""
+    if -(10**4000) < value < 10**4000:
+        return str(value)
+    return str(Decimal(value))
+
+
+def parse_int(text: str) -> int:
+    """Inverse of :func:`int_text`, without the 4300-digit limit of ``int(str)``."""
+    return int(text) if len(text) < 4000 else int(Decimal(text))
+
+
 def normalize(value: int | Decimal) -> int | Decimal:
-    """The canonical Python value: an ``int`` when the value is integral."""
+    """The canonical Python value: an ``int`` when the value is integral.
+
+    Every step runs with enough precision for the value at hand: Decimal's
+    default context keeps 28 digits and would round longer values silently.
+    """
     if isinstance(value, int):
         return value
     if value.is_nan() or value.is_infinite():
         raise ValueError(f"not a finite number: {value}")
-    if value == value.to_integral_value():
-        with localcontext() as ctx:
-            ctx.prec = max(ctx.prec, len(value.as_tuple().digits) + 40)
+    with localcontext() as ctx:
+        ctx.prec = len(value.as_tuple().digits) + max(abs(value.adjusted()), 0) + 2
+        if value == value.to_integral_value():
             return int(value)
-    return value.normalize()
+        return value.normalize()
 
 
 def canonical(value: int | Decimal) -> int | str:
     """An ``int`` clingo can hold, or the canonical text stored inside ``fx_n``."""
     value = normalize(value)
     if isinstance(value, int):
-        return value if fits_clingo(value) else str(value)
+        return value if fits_clingo(value) else int_text(value)
     text = format(value, "f")
     return text
 
@@ -52,4 +69,4 @@ def parse(text: str) -> int | Decimal:
     """Inverse of :func:`canonical` for the text inside ``fx_n``."""
     if "." in text:
         return Decimal(text)
-    return int(text)
+    return parse_int(text)

@@ -83,8 +83,10 @@ class KnowledgeBase:
         self.receipts.append(program)
 
     def add_receipt_text(self, text: str, file: str) -> None:
-        """Add receipt lines the host has just written (already validated facts)."""
-        self.add_receipts(parse_program(text, file))
+        """Add receipt lines the host has just written (read as facts only)."""
+        from fxlog.tools.receipt_log import load_receipts_text
+
+        self.add_receipts(load_receipts_text(text, file).program)
 
     @property
     def sources(self) -> dict[str, str]:

@@ -120,8 +120,8 @@ def _check_safety(rule: CoreRule, sink: DiagnosticSink, reported: set[tuple[int,
                    f"`p({shown})` (NOT, comparisons and heads do not bind)")
 
 
-def _dependency_graph(module: Module) -> nx.DiGraph:
-    graph: nx.DiGraph = nx.DiGraph()
+def _dependency_graph(module: Module) -> nx.DiGraph[Pred]:
+    graph: nx.DiGraph[Pred] = nx.DiGraph()
     for rule in module.rules:
         graph.add_node(rule.head.pred)
         for item in rule.body:
@@ -270,7 +270,7 @@ def _weighted_vars(node: object) -> list[ast.Var]:
 
 def negative_loops(module: Module) -> list[CoreRule]:
     """Rules on a dependency cycle that passes through NOT (candidates for no answer set)."""
-    graph: nx.DiGraph = nx.DiGraph()
+    graph: nx.DiGraph[Pred] = nx.DiGraph()
     for rule in module.rules:
         for item in rule.body:
             if isinstance(item, Lit):

@@ -126,7 +126,7 @@ class Agg:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-BodyItem = Union[Lit, Cmp, Builtin, Agg]
+BodyItem = Union[Lit, Cmp, Builtin, Agg]  # noqa: UP007 - a runtime alias on 3.10
 
 #: String builtins: name → (arity, number of leading input arguments).
 BUILTINS: dict[str, tuple[int, int]] = {

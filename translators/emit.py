@@ -209,7 +209,9 @@ class _Emitter:
 
     def shows(self) -> list[str]:
         """Only query answers are shown; the host reads the rest via the symbol table."""
-        attr = lambda name, n=0: self.plan.closed(Pred("attr", name, n))  # noqa: E731
+        def attr(name: str, n: int = 0) -> str:
+            return self.plan.closed(Pred("attr", name, n))
+
         lines = [
             f'fx_ri(R,"name",N) :- fx_pend(R), {attr("tool#name")}(R,N).',
             f'fx_ri(R,"order",O) :- fx_pend(R), {attr("tool#order")}(R,O).',

@@ -26,6 +26,7 @@ from fxlog.translators.core import Pred
 __all__ = ["asp_string", "mangle", "method_asp", "pred_asp", "term_asp", "token_asp", "var_asp"]
 
 _SAFE = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _RESERVED = frozenset({"not"})
 
 
@@ -40,8 +41,8 @@ def asp_string(text: str) -> str:
     clingo's lexer understands only ``\\\\``, ``\\"`` and ``\\n`` and refuses a
     NUL byte, so a string holding NUL travels hex-encoded as ``fx_z("...")``.
     """
-    if "\0" in text:
-        return 'fx_z("' + text.encode("utf-8").hex() + '")'
+    if "\0" in text or _SURROGATE.search(text):
+        return 'fx_z("' + text.encode("utf-8", "surrogatepass").hex() + '")'
     if "\\" in text or '"' in text or "\n" in text:
         text = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return '"' + text + '"'

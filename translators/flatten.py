@@ -26,8 +26,8 @@ from fxlog.translators.core import (
     BUILTINS,
     Agg,
     Atom,
-    Builtin,
     BodyItem,
+    Builtin,
     Cmp,
     CoreExternal,
     CoreQuery,
@@ -128,7 +128,7 @@ class _Flattener:
     def statement(self, stmt: ast.Statement) -> None:
         if isinstance(stmt, ast.PlainFact):
             return
-        span = getattr(stmt, "span")
+        span = stmt.span
         try:
             if isinstance(stmt, ast.Rule):
                 self.begin(stmt, span)

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from fxlog.errors import Diagnostic, DiagnosticSink, ProgramError, Span
 from fxlog.syntax import ast
 from fxlog.translators.checks import check_module, check_singletons, negative_loops
-from fxlog.translators.emit import AspProgram, emit, emit_facts
 from fxlog.translators.core import Module
+from fxlog.translators.emit import AspProgram, emit, emit_facts
 from fxlog.translators.flatten import flatten
 
 __all__ = ["Translation", "translate", "translate_facts", "translate_with_warnings"]

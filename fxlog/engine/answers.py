@@ -41,17 +41,18 @@ class Binding:
 
     @property
     def values(self) -> dict[str, ast.Term]:
-        return {n: decode(s) for n, s in zip(self.positions, self.symbols) if n is not None}
+        pairs = zip(self.positions, self.symbols, strict=True)
+        return {n: decode(s) for n, s in pairs if n is not None}
 
     def text(self, name: str) -> str:
         """fxlog source text of the value of ``?name``."""
-        for n, s in zip(self.positions, self.symbols):
+        for n, s in zip(self.positions, self.symbols, strict=True):
             if n == name:
                 return decode_text(s)
         raise KeyError(name)
 
     def as_json(self) -> dict[str, object]:
-        vars_ = {n: decode_text(s) for n, s in zip(self.positions, self.symbols)
+        vars_ = {n: decode_text(s) for n, s in zip(self.positions, self.symbols, strict=True)
                  if n is not None}
         return {"vars": vars_, "truth": self.truth}
 

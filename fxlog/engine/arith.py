@@ -22,6 +22,7 @@ from fxlog.numbers import DIVISION_DIGITS, NUMBER_FUNCTION, canonical, parse
 __all__ = ["ArithContext", "number_symbol", "symbol_number"]
 
 Result = Symbol | list[Symbol]
+Exact = int | Decimal
 
 
 def symbol_number(sym: Symbol) -> int | Decimal | None:
@@ -104,7 +105,7 @@ class ArithContext:
 
     def fx_abs(self, a: Symbol) -> Result:
         x = symbol_number(a)
-        return [] if x is None else number_symbol(abs(x))
+        return [] if x is None else number_symbol(abs(x) if isinstance(x, int) else abs(x))
 
     def fx_min(self, a: Symbol, b: Symbol) -> Result:
         x, y = symbol_number(a), symbol_number(b)

@@ -30,7 +30,7 @@ def _text(sym: Symbol) -> str:
     if sym.type == SymbolType.String:
         return sym.string
     if sym.type == SymbolType.Function and sym.name == "fx_z" and len(sym.arguments) == 1:
-        return bytes.fromhex(sym.arguments[0].string).decode("utf-8")
+        return bytes.fromhex(sym.arguments[0].string).decode("utf-8", "surrogatepass")
     raise ValueError(f"expected a string inside an fxlog term, got {sym}")
 
 

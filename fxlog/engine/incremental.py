@@ -32,9 +32,9 @@ from clingo.symbol import Function, Number, Symbol
 
 from fxlog.engine.arith import BuiltinContext
 from fxlog.engine.solver import INTERNAL, Captured, NoModelError, SolverError
+from fxlog.translators.core import Pred
 from fxlog.translators.emit import AspProgram
 from fxlog.translators.encode import pred_asp
-from fxlog.translators.core import Pred
 
 __all__ = ["IncrementalSolver", "RECEIPT_SIGNATURES"]
 
@@ -51,7 +51,7 @@ RECEIPT_SIGNATURES = frozenset(
 _STEP = "fx_step_t"
 
 
-class _Atoms(ast.Transformer):  # type: ignore[misc]
+class _Atoms(ast.Transformer):
     """Collects the signatures of symbolic atoms (heads and bodies separately)."""
 
     def __init__(self) -> None:
@@ -73,7 +73,7 @@ def _signatures(node: ast.AST) -> set[tuple[str, int]]:
     return collector.found
 
 
-class _Stamp(ast.Transformer):  # type: ignore[misc]
+class _Stamp(ast.Transformer):
     """Adds the step constant as a last argument to every dynamic atom."""
 
     def __init__(self, dynamic: set[tuple[str, int]]) -> None:
@@ -206,7 +206,7 @@ class IncrementalSolver:
 
 def _dynamic_signatures(rules: Iterable[ast.AST]) -> set[tuple[str, int]]:
     """Predicates that depend, through any rule, on a predicate receipts write."""
-    graph: nx.DiGraph = nx.DiGraph()
+    graph: nx.DiGraph[tuple[str, int]] = nx.DiGraph()
     for node in rules:
         if node.ast_type != ast.ASTType.Rule:
             continue

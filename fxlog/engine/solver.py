@@ -85,7 +85,7 @@ class Solver:
         ctl = self._control()
         try:
             ctl.add("base", [], self.asp.base + self.extra)
-            parts = [("base", [])]
+            parts: list[tuple[str, list[Symbol]]] = [("base", [])]
             if open_world and self.asp.open:
                 ctl.add("open", [], self.asp.open)
                 pend = "".join(f"fx_cpend({s})." for s in pending)

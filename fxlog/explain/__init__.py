@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from clingo.symbol import Function, String, Symbol
@@ -149,7 +150,7 @@ def _match_partial(head: object, probe: Symbol, args: tuple[Symbol | None, ...]
 
     assert isinstance(head, PFun)
     binding: dict[str, Symbol] | None = {}
-    for sub, value in zip(head.args, args):
+    for sub, value in zip(head.args, args, strict=True):
         if value is None:
             continue
         binding = match(sub, value, binding)  # type: ignore[arg-type]
@@ -186,15 +187,15 @@ def _answer_atoms(session: _Session, index: int) -> list[Symbol]:
     return session.model.signature(show.name, show.arity)
 
 
-def _outcomes(kb: KnowledgeBase, session: _Session, pending: list[object]) -> list[dict[str,
-                                                                                      object]]:
+def _outcomes(kb: KnowledgeBase, session: _Session,
+              pending: Sequence[object]) -> list[dict[str, object]]:
     show = session.asp.queries[0]
-    requests = [getattr(r, "symbol") for r in pending]
+    requests = [r.symbol for r in pending]
     model: FullModel = full_model(session.asp, "".join(kb.receipt_asp), True, requests)
     out = []
     for r in pending:
-        sym = getattr(r, "symbol")
-        row: dict[str, object] = {"request": getattr(r, "text"), "tool": getattr(r, "tool")}
+        sym = r.symbol
+        row: dict[str, object] = {"request": r.text, "tool": r.tool}
         scenarios = {
             "if_not_run": [(Function("fx_oc", [sym]), False)],
             "if_succeeded": [(Function("fx_oc", [sym]), True),
@@ -214,6 +215,7 @@ def _request_mode(session: _Session, goal: ast.Query) -> Symbol | None:
     if not isinstance(body, ast.Molecule) or body.rel or body.frames:
         return None
     term = body.subject
+    assert session.module is not None
     for ext in session.module.externals:
         req = ext.request
         if isinstance(term, ast.Compound) and isinstance(req, ast.Compound) and \

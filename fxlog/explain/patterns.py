@@ -85,7 +85,7 @@ def match(p: Pattern, sym: Symbol, binding: dict[str, Symbol]) -> dict[str, Symb
                 len(sym.arguments) != len(p.args):
             return None
         current: dict[str, Symbol] | None = binding
-        for sub, arg in zip(p.args, sym.arguments):
+        for sub, arg in zip(p.args, sym.arguments, strict=True):
             current = match(sub, arg, current)  # type: ignore[arg-type]
             if current is None:
                 return None

@@ -23,7 +23,7 @@ from clingo.symbol import Function, Symbol
 
 from fxlog.engine.decode import decode_text
 from fxlog.engine.solver import FullModel
-from fxlog.explain.patterns import builtin, compare, evaluate, ground, match, pattern
+from fxlog.explain.patterns import PFun, builtin, compare, evaluate, ground, match, pattern
 from fxlog.explain.render_atoms import AtomNamer
 from fxlog.syntax import ast
 from fxlog.translators.core import Agg, BodyItem, Builtin, Cmp, CoreRule, Lit, Module, Pred
@@ -261,7 +261,7 @@ class Prover:
         name = self.plan.closed(lit.atom.pred)
         for candidate in self.model.signature(name, lit.atom.pred.arity):
             extended: Binding | None = binding
-            for p, arg in zip(patterns, candidate.arguments):
+            for p, arg in zip(patterns, candidate.arguments, strict=True):
                 extended = match(p, arg, extended)  # type: ignore[arg-type]
                 if extended is None:
                     break
@@ -320,9 +320,7 @@ def _aggregate_value(func: str, values: list[Symbol]) -> Symbol | None:
     return _one(_CTX.fx_div(total, Number(len(values))))
 
 
-def pattern_of_head(rule: CoreRule) -> object:
-    from fxlog.explain.patterns import PFun
-
+def pattern_of_head(rule: CoreRule) -> PFun:
     return PFun("", tuple(pattern(a) for a in rule.head.args))
 
 

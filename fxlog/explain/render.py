@@ -8,6 +8,7 @@ p(a)  fact demo.fx:1
 from __future__ import annotations
 
 from io import StringIO
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -64,7 +65,7 @@ def explanation_text(e: Explanation) -> str:
                      f"if it succeeds → {row['if_succeeded']}, if it fails → "
                      f"{row['if_failed']}, if it does not run → {row['if_not_run']}")
     if e.request is not None:
-        r = e.request
+        r: dict[str, Any] = e.request
         ran = ", ".join(f"#{x['seq']} {x['request']} (order {x['order']})" for x in r["ran"])
         lines.append(f"request {r['request']}: tool#order {r['order']}, ran as #{r['seq']}")
         if ran:

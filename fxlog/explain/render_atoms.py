@@ -134,8 +134,8 @@ class AtomNamer:
             return f"{self.arg_text(item.left, binding)} {item.op} " \
                    f"{self.arg_text(item.right, binding)}"
         if isinstance(item, Builtin):
-            args = ", ".join(self.arg_text(a, binding) for a in item.args)
-            return ("NOT " if item.negated else "") + f"{item.name}({args})"
+            shown = ", ".join(self.arg_text(a, binding) for a in item.args)
+            return ("NOT " if item.negated else "") + f"{item.name}({shown})"
         inner = ", ".join(self.item_text(i, {}) for i in item.body)
         result = self.arg_text(item.result, binding)
         return f"{result} = {item.func}{{{term_text(item.value)} | {inner}}}"
@@ -148,7 +148,7 @@ class AtomNamer:
         detail: dict[str, object] = {"request": decode_text(request)}
         for key, method in (("tool", "tool#name"), ("status", "tool#status")):
             name = self.plan.closed(Pred("attr", method, 0))
-            holds = getattr(self.model, "signature")(name, 2)
+            holds = self.model.signature(name, 2)
             for sym in holds:
                 if sym.arguments[0] == request:
                     value = decode(sym.arguments[1])

@@ -56,7 +56,7 @@ __all__ = [
 
 
 def _span() -> Span:
-    return field(default=NO_SPAN, compare=False, repr=False)  # type: ignore[return-value]
+    return field(default=NO_SPAN, compare=False, repr=False)
 
 
 # --------------------------------------------------------------------------- terms
@@ -207,7 +207,7 @@ class Molecule:
     span: Span = _span()
 
 
-Term = Union[
+Term = Union[  # noqa: UP007 - a forward reference needs Union
     Var, Sym, Str, Num, QName, Compound, SetTerm, Path, BinOp, UnaryMinus, Aggregate, Molecule,
     "Comparison",
 ]
@@ -270,7 +270,7 @@ class Or:
     span: Span = _span()
 
 
-Formula = Union[Molecule, Comparison, Is, Truth, Not, Neg, And, Or]
+Formula = Union[Molecule, Comparison, Is, Truth, Not, Neg, And, Or]  # noqa: UP007
 
 # ---------------------------------------------------------------------- statements
 
@@ -353,7 +353,7 @@ class PlainFact(NamedTuple):
         return hash((self.kind, self.parts))
 
 
-Statement = Union[Rule, Query, World, External, Directive, PlainFact]
+Statement = Union[Rule, Query, World, External, Directive, PlainFact]  # noqa: UP007
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,7 +85,8 @@ def _escape(text: str, quote: str) -> str:
             out.append("\\t")
         elif ch == "\r":
             out.append("\\r")
-        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029":
+        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029" or \
+                0xD800 <= ord(ch) <= 0xDFFF:
             out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)

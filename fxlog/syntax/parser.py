@@ -24,6 +24,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from fxlog.errors import MAX_REPORTED, DiagnosticSink, ProgramError, Span
+from fxlog.numbers import parse_int
 from fxlog.syntax import ast
 from fxlog.syntax.lexical import EscapeError, unquote
 from fxlog.syntax.scanner import MAX_NESTING, Piece, nesting_depth, scan
@@ -390,7 +391,7 @@ class _Arith:
 
     @property
     def span(self) -> Span:
-        return getattr(self.expr, "span")  # type: ignore[no-any-return]
+        return self.expr.span  # type: ignore[no-any-return]
 
 
 class _Paren:
@@ -403,7 +404,9 @@ class _Paren:
 
     @property
     def span(self) -> Span:
-        return self.formula.span
+        span = getattr(self.formula, "span", None)
+        assert isinstance(span, Span)
+        return span
 
 
 def _plain(value: Any) -> Any:
@@ -431,13 +434,15 @@ def _cmp_op(tok: Token) -> str:
 
 def _number(text: str) -> int | Decimal:
     if "." not in text and "e" not in text and "E" not in text:
-        return int(text)
+        return parse_int(text)
     try:
         value = Decimal(text)
     except InvalidOperation:  # pragma: no cover - the NUMBER token only admits valid text
         raise ValueError(text) from None
-    if value == value.to_integral_value() and abs(value.adjusted()) < 40:
-        return int(value)
+    from fxlog.numbers import normalize
+
+    if abs(value.adjusted()) < 4000:
+        return normalize(value)
     return value
 
 

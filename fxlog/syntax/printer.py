@@ -15,6 +15,7 @@ from __future__ import annotations
 from decimal import Decimal
 from functools import singledispatch
 
+from fxlog.numbers import int_text
 from fxlog.syntax import ast
 from fxlog.syntax.lexical import quote_string, symbol_text
 
@@ -26,7 +27,7 @@ _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "mod": 2}
 def number_text(value: int | Decimal) -> str:
     """Exact text of a number that the lexer reads back as the same value."""
     if isinstance(value, int):
-        return str(value)
+        return int_text(value)
     text = format(value, "f") if abs(value.adjusted()) < 20 else str(value)
     if "." not in text and "E" not in text and "e" not in text:
         text += ".0"

@@ -55,7 +55,7 @@ class Piece:
     end: int
 
 
-Scanned = Union[PlainFact, Piece]
+Scanned = Union[PlainFact, Piece]  # noqa: UP007 - a runtime alias on 3.10
 
 
 def _split_args(text: str) -> tuple[str, ...]:
@@ -69,7 +69,8 @@ def scan(source: str) -> Iterator[Scanned]:
     fact_match = _FACT.match
     skip_match = _SKIP.match
     while True:
-        pos = skip_match(source, pos).end()
+        skipped = skip_match(source, pos)
+        pos = skipped.end() if skipped is not None else pos  # the pattern matches the empty string
         if pos >= n:
             return
         m = fact_match(source, pos)

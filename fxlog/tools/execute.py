@@ -14,6 +14,7 @@ same function and turns a raised error into a failed receipt.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -29,7 +30,7 @@ MAX_QUERY_ROWS = 64
 
 
 class ToolError(FxlogError):
-    """A tool call failed; ``type`` and ``message`` become ``error("type")`` / ``error("message")``."""
+    """A tool call failed; ``type`` and ``message`` become the receipt's ``error`` fields."""
 
     def __init__(self, type_: str, message: str, evidence: Mapping[str, object] | None = None):
         super().__init__(f"{type_}: {message}")
@@ -108,17 +109,28 @@ def _run_function(entry: ToolEntry, fields: Mapping[str, object]) -> tuple[dict[
         else function
     if implementation is None:
         raise ToolError("unknown_tool", f"tool `{entry.name}` has no implementation")
+    _check_arguments(entry.name, implementation, fields)
     try:
         result = implementation(**fields)
     except ToolError:
         raise
-    except TypeError as exc:
-        if "argument" in str(exc):
-            raise ToolError("invalid_input", f"{entry.name}: {exc}") from exc
-        raise ToolError("tool_error", f"{type(exc).__name__}: {exc}") from exc
     except Exception as exc:
         raise ToolError("tool_error", f"{type(exc).__name__}: {exc}") from exc
     return _as_pair(result, entry.name)
+
+
+def _check_arguments(name: str, function: Callable[..., Any],
+                     fields: Mapping[str, object]) -> None:
+    """Refuse inputs the function does not accept before calling it (not a tool error)."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # builtins without a signature: let the call decide
+        return
+    try:
+        signature.bind(**fields)
+    except TypeError as exc:
+        accepted = ", ".join(signature.parameters) or "no inputs"
+        raise ToolError("invalid_input", f"{name}: {exc} (it accepts: {accepted})") from exc
 
 
 def _llm_tools(fields: Mapping[str, object], registry: ToolRegistry,

@@ -16,6 +16,7 @@ and records.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -27,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from fxlog.engine.answers import Answer
-from fxlog.errors import Diagnostic, FxlogError, ProgramError, UsageError
 from fxlog.engine.incremental import IncrementalSolver
 from fxlog.engine.solver import NoModelError
+from fxlog.errors import Diagnostic, FxlogError, ProgramError, UsageError
 from fxlog.reasoner import KnowledgeBase, Request, pending_requests, workflow_statuses
 from fxlog.syntax.printer import term_text
 from fxlog.tools.execute import ToolError, execute
@@ -189,7 +190,7 @@ class _Episode:
             self.log.extend(markers)
         with ThreadPoolExecutor(max_workers=min(self.parallel, len(steps))) as pool:
             futures = [pool.submit(self.call, s) for s in steps]
-            for s, future in zip(steps, futures):
+            for s, future in zip(steps, futures, strict=True):
                 s.line = future.result()
                 self.record([s.line], f"<receipt {s.seq}>")
                 self.performed.add(s.request.text)
@@ -212,7 +213,7 @@ class _Episode:
                                               kb=self.kb, tool_hooks=self.hooks)))
             except ToolError as exc:
                 outcome.append(("error", exc))
-            except Exception as exc:  # noqa: BLE001 - every tool failure becomes a receipt
+            except BaseException as exc:  # noqa: BLE001 - even SystemExit becomes a receipt
                 outcome.append(("error", ToolError("tool_error", f"{type(exc).__name__}: {exc}")))
 
         worker = threading.Thread(target=target, daemon=True, name=f"fxlog-tool-{step.seq}")
@@ -304,7 +305,7 @@ def _check_orders(pending: list[Request], kb: KnowledgeBase) -> None:
         if r.order is not None and not isinstance(r.order, ast.Num):
             raise EpisodeError(f"{r.text}: tool#order must be a number, got "
                                f"{term_text(r.order)}")
-        key = None if r.order is None else r.order.value  # type: ignore[union-attr]
+        key = None if r.order is None else r.order.value
         other = seen.get(key)
         if other is not None or (key is None and len(by_name) > 1):
             other = other or next(x for n, x in sorted(by_name.items()) if n != name)
@@ -346,6 +347,19 @@ def _load_inputs(kb: KnowledgeBase, receipts: Sequence[Path]) -> tuple[int, list
     return max_seq, started, warnings
 
 
+def _check_output_path(out: Path) -> None:
+    """Fail before any tool runs if the receipts cannot be written."""
+    if out.is_dir():
+        raise UsageError(f"--receipts-out {out}: is a directory; name a file such as "
+                         f"{out / 'run.receipts.fx'}")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"--receipts-out {out}: the folder {parent} does not exist; "
+                         "create it first")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise UsageError(f"--receipts-out {out}: the file is not writable")
+
+
 def open_knowledge_base(program: Path | str, receipts: Sequence[Path] = ()) -> KnowledgeBase:
     from fxlog.client import read_source
     from fxlog.syntax.parser import parse_program
@@ -378,6 +392,7 @@ def run_episode(
     for spec in adapters:
         registry.load_adapter(spec)
     out = Path(receipts_out) if receipts_out is not None else default_receipts_path(program)
+    _check_output_path(out)
     inputs = [Path(p) for p in receipts]
     if out.exists() and all(out.resolve() != p.resolve() for p in inputs):
         inputs.append(out)  # the episode's own log: resume where it stopped

@@ -1,0 +1,3 @@
+"""An adapter file that forgot to define ``TOOLS``."""
+
+TOOL = {"misspelt": print}

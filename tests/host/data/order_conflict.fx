@@ -1,0 +1,3 @@
+go.
+external alpha(1) using count[name -> "alpha"] <- go.
+external beta(1) using count[name -> "beta"] <- go.
