@@ -7,9 +7,17 @@
 'true'
 """
 
-from fxlog.client import Client
-from fxlog.engine.answers import Answer, Binding
-from fxlog.errors import Diagnostic, FxlogError, ProgramError, UsageError
+import sys
+
+# Passes over the syntax tree recurse once per nesting level, and the parser
+# admits statements up to 1,000 levels deep (fxlog.syntax.parser.MAX_TREE_DEPTH),
+# which needs more than Python's default of 1,000 frames.
+if sys.getrecursionlimit() < 20_000:
+    sys.setrecursionlimit(20_000)
+
+from fxlog.client import Client  # noqa: E402
+from fxlog.engine.answers import Answer, Binding  # noqa: E402
+from fxlog.errors import Diagnostic, FxlogError, ProgramError, UsageError  # noqa: E402
 
 __all__ = ["Answer", "Binding", "Client", "Diagnostic", "FxlogError", "ProgramError",
            "UsageError"]

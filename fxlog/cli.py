@@ -131,6 +131,12 @@ def query(
         kb = load_kb(program, receipts)
         parsed = parse_query_text(goal) if goal is not None else None
         result = kb.answer(parsed)
+    except ProgramError as exc:
+        if fmt is Format.json:
+            typer.echo(json.dumps({"answers": [], "diagnostics": [
+                d.as_json() for d in exc.diagnostics]}, indent=2, ensure_ascii=False))
+            raise typer.Exit(1) from None
+        fail(exc)
     except FxlogError as exc:
         fail(exc)
     if fmt is Format.json:
@@ -187,6 +193,8 @@ def translate(
     except FxlogError as exc:
         fail(exc)
     sys.stdout.write(text)
+    if kb.receipt_asp:
+        sys.stdout.write("% receipts\n" + "".join(kb.receipt_asp))
 
 
 def print_episode(result: EpisodeResult, console: Console) -> None:

@@ -17,16 +17,19 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from clingo.symbol import Symbol
+from clingo.symbol import Function, Symbol
 
 from fxlog.engine.answers import Answer, answers_from_solution
 from fxlog.engine.decode import decode, decode_text
-from fxlog.engine.solver import NoModelError, Solution, Solver
+from fxlog.engine.solver import NoModelError, Solution, Solver, full_model
 from fxlog.errors import Diagnostic, ProgramError, Span
 from fxlog.syntax import ast
 from fxlog.syntax.parser import parse_program
 from fxlog.translators.emit import AspProgram
 from fxlog.translators.pipeline import Translation, translate_facts, translate_with_warnings
+
+#: Beyond this many pending requests, unknown answers list them all (no per-request solves).
+MAX_DEPENDENCY_CHECKS = 16
 
 __all__ = ["KnowledgeBase", "Request", "Result", "pending_requests", "workflow_statuses"]
 
@@ -131,8 +134,12 @@ class KnowledgeBase:
         if world == "open" and pending and asp.open:
             solution = self._solve(asp, translation, True, [r.symbol for r in pending])
         answers = answers_from_solution(solution, asp.queries, [r.text for r in pending])
+        if world == "open" and pending and any(a.truth == "unknown" for a in answers):
+            answers = self._narrow_pending(asp, answers, pending)
         _check_aggregates(solution, asp, self.sources)
-        warnings = list(translation.warnings) + _cycle_warnings(solution) + \
+        static_cycle = any(w.code == "W-CYCLE" for w in translation.warnings)
+        warnings = list(translation.warnings) + \
+            ([] if static_cycle else _cycle_warnings(solution, asp)) + \
             _incons_warnings(solution, asp)
         workflow = sorted({decode_text(s.arguments[0])
                            for s in closed.cautious.internal.get("fx_wf", [])})
@@ -149,6 +156,29 @@ class KnowledgeBase:
         requested = [decode_text(s.arguments[0])
                      for s in closed.cautious.internal.get("fx_req", [])]
         return Result([], _pending(closed), workflow, list(translation.warnings), requested)
+
+    def _narrow_pending(self, asp: AspProgram, answers: list[Answer],
+                        pending: list[Request]) -> list[Answer]:
+        """Keep, per unknown answer, the pending requests whose outcome it depends on.
+
+        A request counts when fixing it as "not run" changes the answer; with
+        more than :data:`MAX_DEPENDENCY_CHECKS` pending requests all are listed.
+        """
+        if len(pending) > MAX_DEPENDENCY_CHECKS:
+            return answers
+        model = full_model(asp, "".join(self.receipt_asp), True, [r.symbol for r in pending])
+        out = []
+        for answer, show in zip(answers, asp.queries, strict=True):
+            if answer.truth != "unknown":
+                out.append(answer)
+                continue
+            relevant = tuple(
+                r.text for r in pending
+                if model.truth_under((show.name, show.arity),
+                                     [(Function("fx_oc", [r.symbol]), False)]) != (True, False)
+            )
+            out.append(dataclasses.replace(answer, pending=relevant or answer.pending))
+        return out
 
     def _solve(self, asp: AspProgram, translation: Translation, open_world: bool,
                pending: Sequence[Symbol] = ()) -> Solution:
@@ -200,14 +230,17 @@ def pending_requests(internal: dict[str, list[Symbol]]) -> list[Request]:
     return out
 
 
-def _cycle_warnings(solution: Solution) -> list[Diagnostic]:
-    out = []
-    for sym in solution.brave.internal.get("fx_cycle", []):
-        cls = decode_text(sym.arguments[0])
-        out.append(Diagnostic("W-CYCLE", "warning", f"the class hierarchy has a cycle through "
-                              f"{cls}", Span("<program>", 0, 0, 0, 0),
-                              "`::` is meant to be acyclic; remove one of the subclass facts"))
-    return out
+def _cycle_warnings(solution: Solution, asp: AspProgram) -> list[Diagnostic]:
+    """Cycles derived by rules (facts are checked statically, with their own place)."""
+    classes = sorted(decode_text(s.arguments[0])
+                     for s in solution.brave.internal.get("fx_cycle", []))
+    if not classes:
+        return []
+    spans = [span for span, text in asp.origins if "::" in text] or \
+        [Span("<program>", 0, 0, 1, 1)]
+    return [Diagnostic("W-CYCLE", "warning", "rules derive a cycle in the class hierarchy "
+                       "through " + ", ".join(classes), spans[0],
+                       "`::` is meant to be acyclic; check the rules that derive `::`")]
 
 
 def _check_aggregates(solution: Solution, asp: AspProgram, sources: dict[str, str]) -> None:

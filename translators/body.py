@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from fxlog.syntax import ast
 from fxlog.translators.core import Agg, BodyItem, Builtin, Cmp, CoreRule, Lit
-from fxlog.translators.encode import term_asp
+from fxlog.translators.encode import term_asp, var_asp
 from fxlog.translators.plan import Plan
 
 __all__ = ["RuleWriter", "cmp_asp", "expr_asp"]
@@ -59,9 +59,11 @@ def cmp_asp(c: Cmp) -> str:
         if is_arith(left) and isinstance(right, ast.Var):
             left, right = right, left
         return f"{expr_asp(left)}{c.op}{expr_asp(right)}"
-    if isinstance(left, ast.Num) and isinstance(right, ast.Num) and \
-            isinstance(left.value, int) and isinstance(right.value, int):
-        return f"{left.value}{c.op}{right.value}"
+    if isinstance(left, ast.Num) and isinstance(right, ast.Num):
+        # Both sides are known: decide exactly now (clingo would wrap big integers).
+        holds = {"<": left.value < right.value, "<=": left.value <= right.value,
+                 ">": left.value > right.value, ">=": left.value >= right.value}[c.op]
+        return "0=0" if holds else "0=1"
     return f"@fx_cmp({expr_asp(left)},{expr_asp(right)}){c.op}0"
 
 
@@ -104,20 +106,25 @@ class RuleWriter:
         inner = ", ".join(self.item(i, []) for i in agg.body)
         value = term_asp(agg.value)
         result = term_asp(agg.result)
-        keys = [f"V{k}" for k in agg.keys]
-        tuple_ = ",".join([value] + [f"V{n}" for n in agg.local])
+        keys = [var_asp(ast.Var(k)) for k in agg.keys]
+        tuple_ = ",".join([value] + [var_asp(ast.Var(n)) for n in agg.local])
         if agg.func in ("count", "countdistinct"):
             elems = value if agg.func == "countdistinct" else tuple_
             return f"{result}=#count{{{elems} : {inner}}}"
         if agg.func in ("min", "max"):
             return self._extremum(agg, inner, keys, value, result, context)
-        self._guard(agg, inner, value, context)
-        total = f"#sum{{{tuple_} : {inner}}}"
-        if agg.func == "sum":
-            return f"{result}={total}"
+        self._guard(agg, inner, value, tuple_, context)
         k = agg.index
-        return (f"FS{k}={total}, FC{k}=#count{{{tuple_} : {inner}}}, FC{k}>0, "
-                f"{result}=@fx_div(FS{k},FC{k})")
+        # clingo sums 32-bit integers and wraps; summing the high and low 16 bits
+        # separately and recombining with exact arithmetic never overflows for the
+        # 32,767 tuples the guard allows.
+        parts = (f"FH{k}=#sum{{@fx_hi({value}),{tuple_} : {inner}}}, "
+                 f"FL{k}=#sum{{@fx_lo({value}),{tuple_} : {inner}}}")
+        total = f"@fx_add(@fx_mul(FH{k},65536),FL{k})"
+        if agg.func == "sum":
+            return f"{parts}, {result}={total}"
+        return (f"{parts}, FC{k}=#count{{{tuple_} : {inner}}}, FC{k}>0, "
+                f"{result}=@fx_div({total},FC{k})")
 
     def _extremum(self, agg: Agg, inner: str, keys: list[str], value: str, result: str,
                   context: list[str]) -> str:
@@ -136,7 +143,12 @@ class RuleWriter:
         res_args = f"({ks}{',' if ks else ''}{result})"
         return f"{inp}{res_args}, not {beaten}{res_args}"
 
-    def _guard(self, agg: Agg, inner: str, value: str, context: list[str]) -> None:
-        """Sums are exact only over clingo integers; anything else is reported, not dropped."""
+    def _guard(self, agg: Agg, inner: str, value: str, tuple_: str,
+               context: list[str]) -> None:
+        """Sums are exact over clingo integers only; anything else is reported, not dropped."""
         ctx = ", ".join(context + [inner])
-        self.extra.append(f"fx_aggbad({agg.index},{value}) :- {ctx}, @fx_isint({value})=0.")
+        k = agg.index
+        self.extra.append(f"fx_aggbad({k},{value}) :- {ctx}, @fx_isint({value})=0.")
+        outer = ", ".join(context) + (", " if context else "")
+        self.extra.append(f"fx_aggbad({k},too_many) :- {outer}"
+                          f"32767 < #count{{{tuple_} : {inner}}}.")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from fxlog.errors import DiagnosticSink
+from fxlog.errors import DiagnosticSink, Span
 from fxlog.syntax import ast
 from fxlog.translators.core import (
     BUILTINS,
@@ -29,6 +29,7 @@ from fxlog.translators.core import (
     Module,
     Pred,
 )
+from fxlog.syntax.printer import term_text
 from fxlog.translators.flatten import term_vars
 
 __all__ = ["bound_variables", "check_module", "check_singletons", "negative_loops"]
@@ -92,12 +93,21 @@ def _is_pattern(term: ast.Term) -> bool:
         isinstance(a, (ast.BinOp, ast.UnaryMinus)) for a in term.args)
 
 
-def _check_safety(rule: CoreRule, sink: DiagnosticSink, reported: set[tuple[int, str]]) -> None:
+def _check_safety(rule: CoreRule, sink: DiagnosticSink, reported: set[tuple[int, str]],
+                  reported_anon: set[int]) -> None:
     bound = bound_variables(rule)
+    if any(v.anonymous for v in term_vars(rule.head.args)) and rule.origin not in reported_anon:
+        reported_anon.add(rule.origin)
+        code = "E-NONGROUND-FACT" if not rule.body else "E-UNSAFE"
+        sink.error(code, "an anonymous variable `?` in the head has no value", rule.span,
+                   "write a value, or a named variable bound by the body")
     needed: list[tuple[str, str]] = [(n, "head") for n in sorted(_names(rule.head.args))]
+    not_spans: dict[str, Span] = {}
     for item in rule.body:
         if isinstance(item, Lit) and item.naf:
             needed += [(n, "NOT") for n in sorted(_names(item.atom.args))]
+            for n in _names(item.atom.args):
+                not_spans.setdefault(n, item.span)
         elif isinstance(item, Cmp):
             needed += [(n, "comparison") for n in sorted(_names((item.left, item.right)))]
         elif isinstance(item, Builtin):
@@ -114,6 +124,12 @@ def _check_safety(rule: CoreRule, sink: DiagnosticSink, reported: set[tuple[int,
             sink.error("E-NONGROUND-FACT", f"the fact has a variable {shown}", rule.span,
                        "facts must be ground: replace the variable with a value, "
                        "or add a body that binds it")
+            continue
+        if where == "NOT":
+            span = not_spans.get(name, rule.span)
+            sink.error("E-UNSAFE-NAF", f"{shown} occurs only under NOT", span if span.line
+                       else rule.span, f"bind {shown} with a positive literal outside the "
+                       f"negation, or write `?` / `?_{name}` to mean 'there is no such value'")
             continue
         sink.error("E-UNSAFE", f"{shown} in the {where} is not bound by the body", rule.span,
                    f"bind {shown} with a positive literal such as `{shown}:Class` or "
@@ -169,11 +185,20 @@ def _growing_terms(rule: CoreRule) -> list[str]:
                 if isinstance(target, ast.Var) and isinstance(source, (ast.BinOp,
                                                                         ast.UnaryMinus)):
                     arith_bound.add(target.name)
+    # A value also bound by a positive literal ranges over a finite relation, and a
+    # comparison with a constant bounds a counter: neither can grow forever.
+    finite: set[str] = set()
+    for item in rule.body:
+        if isinstance(item, Lit) and not item.naf:
+            finite |= _names(item.atom.args)
+        elif isinstance(item, Cmp) and item.op in ("<", "<=", ">", ">=") and (
+                isinstance(item.left, ast.Num) or isinstance(item.right, ast.Num)):
+            finite |= arith_bound  # heuristic: the bound usually guards the counter
     growing = []
     for arg in rule.head.args:
         if isinstance(arg, ast.Compound) and _names(arg):
             growing.append("function term")
-        elif isinstance(arg, ast.Var) and arg.name in arith_bound:
+        elif isinstance(arg, ast.Var) and arg.name in arith_bound - finite:
             growing.append("arithmetic")
     return growing
 
@@ -207,20 +232,67 @@ def _check_growth(module: Module, sink: DiagnosticSink) -> None:
 
 
 def _check_receipt_methods(module: Module, sink: DiagnosticSink) -> None:
-    """Rules may read what the host writes on requests, never define it."""
+    """Rules may read what the host writes on requests, never define it.
+
+    ``tool#`` is the host's namespace: only ``external`` declarations (through
+    the request facts they generate) and receipts put values there.
+    """
+    reported: set[int] = set()
     for rule in module.rules:
         p = rule.head.pred
-        if p.kind == "attr" and (p.name, p.args) in RECEIPT_METHODS and rule.body:
+        if p.kind != "attr" or rule.origin in module.external_origins or \
+                rule.origin in reported:
+            continue
+        host_only = p.name.startswith("tool#") or (p.name, p.args) in RECEIPT_METHODS
+        if host_only and rule.body:  # facts are receipts (or typed in like receipts)
+            reported.add(rule.origin)
             sink.error("E-RECEIPT-METHOD", f"`{p.name}` is written by the host, not by rules",
                        rule.span, "derive your own method from it instead, "
                        "e.g. `?C[done -> true] :- ?C[tool#completed -> true].`")
 
 
+def check_plain_facts(module: Module, sink: DiagnosticSink,
+                      sources: dict[str, str]) -> None:
+    """Facts the scanner read on its fast path get the checks rules get."""
+    from fxlog.syntax.parser import SourceMap
+
+    edges: dict[tuple[str, str], Span] = {}
+    for rule in module.rules:
+        if not rule.body and rule.head.pred == Pred("sub", "", 0):
+            low, high = (term_text(a) for a in rule.head.args)
+            edges.setdefault((low, high), rule.span)
+    for file, facts in module.plain:
+        smap = SourceMap(file, sources.get(file, ""))
+        for pf in facts:
+            if pf.kind == "sub":
+                edges.setdefault((pf.parts[0], pf.parts[1]), smap.span(pf.offset))
+            if pf.kind == "pred" and BUILTINS.get(pf.parts[0], (None,))[0] == len(pf.parts) - 1:
+                sink.error("E-BUILTIN", f"`{pf.parts[0]}/{len(pf.parts) - 1}` is a built-in "
+                           "predicate and cannot be defined", smap.span(pf.offset),
+                           "choose another name for your predicate")
+    _check_class_cycles(edges, sink)
+
+
+def _check_class_cycles(edges: dict[tuple[str, str], Span], sink: DiagnosticSink) -> None:
+    """``::`` facts that go round in a circle (W-CYCLE), reported where the circle closes."""
+    graph: nx.DiGraph[str] = nx.DiGraph()
+    graph.add_edges_from(edges)
+    for cycle in sorted(sorted(c) for c in nx.simple_cycles(graph)):
+        members = set(cycle)
+        closing = sorted((span.start, span.file, pair) for pair, span in edges.items()
+                         if pair[0] in members and pair[1] in members)
+        _, _, pair = closing[-1]
+        sink.warning("W-CYCLE", "the class hierarchy has a cycle: " + " :: ".join(cycle)
+                     + f" :: {cycle[0]}", edges[pair],
+                     "`::` is meant to be acyclic: remove one of these subclass facts")
+
+
 def check_module(module: Module, sink: DiagnosticSink) -> None:
     """Report unsafe rules, non-terminating recursion and misuse of receipt methods."""
     reported: set[tuple[int, str]] = set()
+    reported_anon: set[int] = set()
     for rule in module.rules:
-        _check_safety(rule, sink, reported)
+        _check_safety(rule, sink, reported, reported_anon)
     if not sink.has_errors:
         _check_growth(module, sink)
         _check_aggregate_recursion(module, sink)

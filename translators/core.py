@@ -84,6 +84,7 @@ class Lit:
 
     atom: Atom
     naf: bool = False
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,5 +191,7 @@ class Module:
     open_text: list[str] = field(default_factory=list)
     #: Source text of each statement that produced rules, by ``origin`` index.
     origins: list[tuple[Span, str]] = field(default_factory=list)
+    #: ``origin`` indexes of ``external`` statements (their rules may set ``tool#`` methods).
+    external_origins: set[int] = field(default_factory=set)
     #: Plain facts, untouched by lowering, with the file they came from.
     plain: list[tuple[str, list[ast.PlainFact]]] = field(default_factory=list)

@@ -15,9 +15,11 @@ atom becomes ``not aux(...)`` over an auxiliary rule (Lloyd-Topor).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 from fxlog.errors import DiagnosticSink, ProgramError, Span
 from fxlog.syntax import ast
@@ -196,12 +198,14 @@ class _Flattener:
         tool = stmt.tool
         if not isinstance(tool, ast.Sym):
             raise _Unsupported("E-EXTERNAL", "the tool must be a name such as `_query`",
-                               stmt.span)
+                               stmt.span, "the operator registers tools by name; a program "
+                               "cannot choose its tool at run time")
         request = stmt.request
         if not isinstance(request, (ast.Compound, ast.Sym)):
             raise _Unsupported("E-EXTERNAL", "a request is written `name(args)`", stmt.span,
                                "e.g. `external checkHuman(?P) using _query[...] <- ?P:Human.`")
         index = len(self.module.externals)
+        self.module.external_origins.add(self.origin)
         text = statement_text(stmt)
         self.module.externals.append(CoreExternal(index, request, tool.name, text, stmt.span))
         facts = self.request_facts(request, tool.name, stmt.fields)
@@ -231,7 +235,7 @@ class _Flattener:
                 facts.append(attr(f"tool#arg{i}", (), arg))
         for spec in fields:
             key = method_key(spec.method)
-            if key is None or key[1] or spec.arrow != "->" or spec.modifier or \
+            if key is None or key[1] or spec.arrow not in ("->", "*->") or spec.modifier or \
                     len(spec.values) != 1:
                 raise _Unsupported("E-EXTERNAL", "tool inputs are written `name -> value`",
                                    spec.span, "e.g. `query -> \"?- p(?X).\"`")
@@ -239,7 +243,8 @@ class _Flattener:
             value = spec.values[0]
             if isinstance(value, (ast.Molecule, ast.Comparison, ast.Path)):
                 raise _Unsupported("E-EXTERNAL", "a tool input is a term, not a formula",
-                                   spec.span)
+                                   spec.span, "bind the value in the body and pass the "
+                                   "variable: `q -> ?X` with `?X:C` after `<-`")
             if name.startswith("tool#"):
                 if name[5:] not in HOST_FIELDS:
                     raise _Unsupported("E-EXTERNAL", f"`{name}` is set by the host",
@@ -281,9 +286,10 @@ class _Flattener:
                   negated: bool) -> list[Atom]:
         method = self.head_term(spec.method)
         if spec.arrow is None:
-            return [self.frame_atom("bool", class_level, subject, method, None, negated)]
+            return [self.frame_atom("bool", class_level, subject, method, None, negated, True)]
         out: list[Atom] = []
-        kind = "attr" if spec.arrow == "->" else "sig"
+        kind = "attr" if spec.arrow in ("->", "*->") else "sig"
+        class_level = class_level or spec.arrow in ("*->", "*=>")
         for value in spec.values:
             if isinstance(value, ast.Comparison):
                 raise _Unsupported("E-HEAD", "a comparison cannot appear in a rule head",
@@ -292,7 +298,8 @@ class _Flattener:
                 out.extend(self.head_molecule(value, False))
                 value = value.subject
             for v in self.head_terms(value):
-                out.append(self.frame_atom(kind, class_level, subject, method, v, negated))
+                out.append(self.frame_atom(kind, class_level, subject, method, v, negated,
+                                           True))
         return out
 
     def head_terms(self, term: ast.Term) -> list[ast.Term]:
@@ -311,7 +318,9 @@ class _Flattener:
             return ast.Compound(term.functor, tuple(self.head_term(a) for a in term.args),
                                 term.span)
         if isinstance(term, (ast.SetTerm, ast.Molecule, ast.Aggregate, ast.Comparison)):
-            raise _Unsupported("E-HEAD", "this construct cannot appear here", _span_of(term))
+            raise _Unsupported("E-HEAD", "this construct cannot appear here", _span_of(term),
+                               "a set belongs in a frame value (`o[m -> {a, b}]`); "
+                               "arguments take single terms")
         return term
 
     def pred_atom(self, subject: ast.Term, negated: bool, span: Span) -> Atom:
@@ -327,7 +336,7 @@ class _Flattener:
                            "or a frame `o[m -> v]`")
 
     def frame_atom(self, kind: str, class_level: bool, subject: ast.Term, method: ast.Term,
-                   value: ast.Term | None, negated: bool) -> Atom:
+                   value: ast.Term | None, negated: bool, head: bool = False) -> Atom:
         if class_level:
             kind = "c" + kind
         key = method_key(method)
@@ -337,7 +346,8 @@ class _Flattener:
                 raise _Unsupported("E-METHOD", f"`{term_text(method)}` cannot be a method",
                                    _span_of(method), "a method is a name, `name(args)` or "
                                    "a variable")
-            return Atom(Pred("gen", kind, 0, negated), (subject, method, *tail))
+            return Atom(Pred("genh" if head else "gen", kind, 0, negated),
+                        (subject, method, *tail))
         name, margs = key
         return Atom(Pred(kind, name, len(margs), negated), (subject, *margs, *tail))
 
@@ -382,7 +392,7 @@ class _Flattener:
         if len(alts) == 1 and len(alts[0]) == 1:
             only = alts[0][0]
             if isinstance(only, Lit) and not only.naf and not _has_dont_care(only.atom):
-                return Lit(only.atom, naf=True)
+                return Lit(only.atom, naf=True, span=f.span)
             if isinstance(only, Cmp) and only.op in _CMP_NEGATION:
                 return Cmp(_CMP_NEGATION[only.op], only.left, only.right, only.span)
             if isinstance(only, Builtin) and only.name in ("contains", "starts_with"):
@@ -398,7 +408,7 @@ class _Flattener:
         inner = Counter(v.name for v in term_vars(f) if not v.anonymous)
         shared = [n for n in inner if self.outside[n] > inner[n]]
         lit = self.aux_over(shared, alts, _span_of(f))
-        return Lit(lit.atom, naf=negate)
+        return Lit(lit.atom, naf=negate, span=_span_of(f))
 
     def aux_over(self, names: list[str], alts: list[Conj], span: Span) -> Lit:
         """An auxiliary predicate over ``names`` defined by one rule per alternative."""
@@ -425,6 +435,9 @@ class _Flattener:
                                "use one of " + ", ".join(sorted(_AGGREGATES)))
         items: Conj = []
         left = self.body_term(cmp.left, items)
+        # Anonymous variables are local to the aggregate like named ones: naming
+        # them makes two facts that differ only there count as two tuples.
+        agg = dataclasses.replace(agg, body=self.name_anonymous(agg.body))
         alts = self.dnf(agg.body)
         inner = Counter(v.name for v in term_vars(agg) if not v.anonymous)
         value_name = agg.var.name
@@ -451,6 +464,20 @@ class _Flattener:
             items.append(Cmp(cmp.op, left, result, cmp.span))
         return items
 
+    def name_anonymous(self, node: Any) -> Any:
+        """A copy of ``node`` with every anonymous variable replaced by a fresh one."""
+        if isinstance(node, ast.Var):
+            return self.new_var() if node.anonymous else node
+        if isinstance(node, tuple):
+            return tuple(self.name_anonymous(x) for x in node)
+        if isinstance(node, ast.Not):
+            return node  # anonymous variables under NOT mean "there is none"
+        fields = getattr(node, "__dataclass_fields__", None)
+        if not fields or isinstance(node, (ast.Sym, ast.Str, ast.Num, ast.QName)):
+            return node
+        changes = {f: self.name_anonymous(getattr(node, f)) for f in fields if f != "span"}
+        return dataclasses.replace(node, **changes)
+
     def body_term(self, term: ast.Term, items: Conj) -> ast.Term:
         """A term with its paths replaced by fresh variables bound in ``items``."""
         if isinstance(term, ast.Path):
@@ -471,7 +498,9 @@ class _Flattener:
             items.extend(self.body_molecule(term, negated=False))
             return self.body_term(term.subject, items)
         if isinstance(term, (ast.SetTerm, ast.Aggregate, ast.Comparison)):
-            raise _Unsupported("E-TERM", "this construct cannot appear here", _span_of(term))
+            raise _Unsupported("E-TERM", "this construct cannot appear here", _span_of(term),
+                               "a set belongs in a frame value (`o[m -> {a, b}]`); "
+                               "arguments take single terms")
         return term
 
     def body_terms(self, term: ast.Term, items: Conj) -> list[ast.Term]:
@@ -511,7 +540,8 @@ class _Flattener:
             atom = self.frame_atom("bool", class_level, subject, method, None, neg)
             items.append(Lit(atom, naf=naf))
             return
-        kind = "attr" if spec.arrow == "->" else "sig"
+        kind = "attr" if spec.arrow in ("->", "*->") else "sig"
+        class_level = class_level or spec.arrow in ("*->", "*=>")
         for value in spec.values:
             guard: Cmp | None = None
             if isinstance(value, ast.Comparison):

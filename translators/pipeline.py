@@ -16,7 +16,12 @@ from collections.abc import Sequence
 
 from fxlog.errors import Diagnostic, DiagnosticSink, ProgramError, Span
 from fxlog.syntax import ast
-from fxlog.translators.checks import check_module, check_singletons, negative_loops
+from fxlog.translators.checks import (
+    check_module,
+    check_plain_facts,
+    check_singletons,
+    negative_loops,
+)
 from fxlog.translators.core import Module
 from fxlog.translators.emit import AspProgram, emit, emit_facts
 from fxlog.translators.flatten import flatten
@@ -45,6 +50,7 @@ def translate_with_warnings(program: ast.Program,
     sink = DiagnosticSink()
     module = flatten(program, *receipts, sink=sink)
     check_module(module, sink)
+    check_plain_facts(module, sink, {p.file: p.source for p in (program, *receipts)})
     check_singletons(program, sink)
     sources = {p.file: p.source for p in (program, *receipts)}
     if sink.has_errors:

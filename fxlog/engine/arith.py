@@ -120,12 +120,20 @@ class ArithContext:
         return a if x >= y else b
 
     def fx_cmp(self, a: Symbol, b: Symbol) -> Result:
-        """-1, 0 or 1 for numbers (by value) and strings; undefined otherwise."""
+        """-1, 0 or 1: numbers by exact value, strings by text, symbols by clingo's order.
+
+        Values of different kinds (a number and a string, say) do not compare:
+        the comparison is false, as clingo's own undefined operations are.
+
+        Numbers compare by value even where clingo's own order would put a big
+        integer or a decimal (an ``fx_n`` term) after every other number.
+        """
         ka, kb = _order_key(a), _order_key(b)
+        if ka is None and kb is None:
+            # Two symbols or compound terms: clingo's total order on terms.
+            return Number((a > b) - (a < b))
         if ka is None or kb is None or ka[0] != kb[0]:
-            if a == b:
-                return Number(0)
-            return []
+            return []  # a number, a string and a symbol do not compare with each other
         va, vb = ka[1], kb[1]
         return Number((va > vb) - (va < vb))  # type: ignore[operator]
 
@@ -166,6 +174,13 @@ class BuiltinContext(ArithContext):
             return String(decode_text(t))
         except ValueError:
             return []
+
+    def fx_hi(self, x: Symbol) -> Result:
+        """High bits of a clingo integer: ``x == hi * 65536 + lo`` exactly."""
+        return Number(x.number >> 16) if x.type == SymbolType.Number else []
+
+    def fx_lo(self, x: Symbol) -> Result:
+        return Number(x.number & 0xFFFF) if x.type == SymbolType.Number else []
 
     def fx_isint(self, x: Symbol) -> Symbol:
         return Number(1 if x.type == SymbolType.Number else 0)

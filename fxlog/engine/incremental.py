@@ -49,6 +49,8 @@ RECEIPT_SIGNATURES = frozenset(
     (pred_asp(Pred("attr", name, n)), n + 2) for name, n in _RECEIPT_METHODS
 )
 _STEP = "fx_step_t"
+#: Answer sets the host is willing to intersect when a step is not deterministic.
+MAX_MODELS = 256
 
 
 class _Atoms(ast.Transformer):
@@ -175,19 +177,31 @@ class IncrementalSolver:
         if not found:
             raise NoModelError("the program has no answer set")
         if len(found) > 1:
-            # Several answer sets: the host acts only on what holds in all of them.
-            config = self.ctl.configuration.solve
-            config.models, config.enum_mode = "0", "cautious"  # type: ignore[union-attr]
-            last = Captured([], {})
-            with self.ctl.solve(yield_=True) as handle:
-                for model in handle:
-                    last = Captured([], {})
-                    for name, sym, lit in atoms:
-                        if model.is_true(lit):
-                            last.internal.setdefault(name, []).append(sym)
-            config.enum_mode = "auto"  # type: ignore[union-attr]
-            return last
+            return self._in_all_models(atoms)
         return found[0]
+
+    def _in_all_models(self, atoms: list[tuple[str, Symbol, int]]) -> Captured:
+        """Several answer sets: the host acts only on what holds in all of them.
+
+        clingo's cautious mode reports shown atoms only, so the models are
+        enumerated (up to a bound) and intersected here.
+        """
+        common: set[tuple[str, Symbol]] | None = None
+        self.ctl.configuration.solve.models = str(MAX_MODELS + 1)  # type: ignore[union-attr]
+        count = 0
+        with self.ctl.solve(yield_=True) as handle:
+            for model in handle:
+                count += 1
+                seen = {(name, sym) for name, sym, lit in atoms if model.is_true(lit)}
+                common = seen if common is None else common & seen
+        if count > MAX_MODELS:
+            raise SolverError(f"the program has more than {MAX_MODELS} answer sets under the "
+                              "closed world; the host cannot decide which requests hold in all "
+                              "of them (look for loops through NOT)")
+        captured = Captured([], {})
+        for name, sym in sorted(common or (), key=lambda p: (p[0], str(p[1]))):
+            captured.internal.setdefault(name, []).append(sym)
+        return captured
 
     def _internal_atoms(self) -> list[tuple[str, Symbol, int]]:
         out: list[tuple[str, Symbol, int]] = []

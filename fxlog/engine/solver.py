@@ -36,6 +36,9 @@ INTERNAL: tuple[tuple[str, int], ...] = (
 )
 
 
+_INTERNAL_SET = frozenset(INTERNAL)
+
+
 class SolverError(FxlogError):
     """clingo refused the translated program: a bug in fxlog, reported with clingo's words."""
 
@@ -81,10 +84,15 @@ class Solver:
         return clingo.Control(["--warn=none", f"--parallel-mode={self.threads}"],
                               logger=self._logger, message_limit=20)
 
-    def ground(self, open_world: bool, pending: Iterable[Symbol] = ()) -> clingo.Control:
+    def ground(self, open_world: bool, pending: Iterable[Symbol] = (),
+               show_internal: bool = False) -> clingo.Control:
+        pending = tuple(pending)
+        self._grounded = (open_world, pending)
         ctl = self._control()
         try:
             ctl.add("base", [], self.asp.base + self.extra)
+            if show_internal:
+                ctl.add("base", [], "".join(f"#show {n}/{a}." for n, a in INTERNAL))
             parts: list[tuple[str, list[Symbol]]] = [("base", [])]
             if open_world and self.asp.open:
                 ctl.add("open", [], self.asp.open)
@@ -109,28 +117,40 @@ class Solver:
             raise NoModelError("the program has no answer set")
         if len(found) == 1:
             return Solution(True, found[0], found[0], self.messages)
+        # Consequences are computed over shown atoms only, and clingo fixes what
+        # is shown once it has solved: ground again with the internal atoms shown.
+        ctl = self.ground(*self._grounded, show_internal=True)
         ctl.configuration.solve.models = "0"  # type: ignore[union-attr]
         ctl.configuration.solve.enum_mode = "brave"  # type: ignore[union-attr]
-        brave = self._run(ctl, internal)[-1]
+        brave = self._consequences(ctl)
         ctl.configuration.solve.enum_mode = "cautious"  # type: ignore[union-attr]
-        cautious = self._run(ctl, internal)[-1]
+        cautious = self._consequences(ctl)
         return Solution(False, brave, cautious, self.messages)
 
     def _run(self, ctl: clingo.Control,
              internal: list[tuple[str, Symbol, int]]) -> list[Captured]:
         found: list[Captured] = []
-        keep_last = ctl.configuration.solve.enum_mode in ("brave", "cautious")  # type: ignore
         with ctl.solve(yield_=True) as handle:
             for model in handle:
                 captured = Captured(model.symbols(shown=True), {})
                 for name, sym, lit in internal:
                     if model.is_true(lit):
                         captured.internal.setdefault(name, []).append(sym)
-                if keep_last:
-                    found[:] = [captured]
-                else:
-                    found.append(captured)
+                found.append(captured)
         return found
+
+    def _consequences(self, ctl: clingo.Control) -> Captured:
+        last: list[Symbol] = []
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                last = model.symbols(shown=True)
+        captured = Captured([], {})
+        for sym in last:
+            if (sym.name, len(sym.arguments)) in _INTERNAL_SET:
+                captured.internal.setdefault(sym.name, []).append(sym)
+            else:
+                captured.shown.append(sym)
+        return captured
 
 
 class FullModel:

@@ -15,6 +15,7 @@ Errors are collected per statement and raised together as one
 from __future__ import annotations
 
 import bisect
+import re
 import threading
 from decimal import Decimal, InvalidOperation
 from importlib import resources
@@ -132,7 +133,7 @@ class _Builder(Transformer[Any, Any]):
         fields: tuple[ast.Spec, ...] = mol.frames[0].specs if mol.frames else ()
         if mol.frames and mol.frames[0].class_level:
             raise _BuildError("E-EXTERNAL", "tool inputs use `[...]`, not `[|...|]`",
-                              self.sp(mol).start)
+                              self.sp(mol).start, "write `using _tool[field -> value]`")
         return ast.External(request, mol.subject, fields, body, arrow, self.sp(kw))
 
     def directive(self, c: list[Any]) -> ast.Directive:
@@ -143,7 +144,8 @@ class _Builder(Transformer[Any, Any]):
     def dir_arg(self, c: list[Any]) -> tuple[str, ast.Term]:
         if str(c[1]) != "=":
             raise _BuildError("E-PARSE", "directive arguments are written `key = value`",
-                              self._offset(c[1]))
+                              self._offset(c[1]), "e.g. `:- setsemantics{inheritance = "
+                              "monotonic}.`")
         return (str(c[0]), c[2])
 
     # --------------------------------------------------------------------- heads
@@ -197,6 +199,9 @@ class _Builder(Transformer[Any, Any]):
         x = c[0]
         if isinstance(x, (_Paren, ast.Molecule)):
             return self._as_formula(x)
+        if isinstance(x, ast.Compound) and not any(
+                isinstance(a, (ast.BinOp, ast.UnaryMinus, ast.Compound)) for a in x.args):
+            return ast.Molecule(x, None, None, (), x.span)  # a predicate named abs/min/max
         return _Arith(x)  # only valid inside parentheses within arithmetic
 
     def is_(self, c: list[Any]) -> ast.Is:
@@ -238,6 +243,12 @@ class _Builder(Transformer[Any, Any]):
             return ast.Num(-operand.value, operand.span)
         return ast.UnaryMinus(operand, self.sp(operand))
 
+    def arith_call(self, c: list[Any]) -> ast.Compound:
+        """``abs(e)``, ``min(a, b)``, ``max(a, b)``: arithmetic, or a plain term when used so."""
+        name = c[0]
+        args = tuple(self._expr(x) for x in c[1:])
+        return ast.Compound(ast.Sym(str(name), self.sp(name)), args, self.sp(name))
+
     def paren(self, c: list[Any]) -> _Paren:
         return _Paren(c[0])  # a formula, or _Arith when the parentheses hold arithmetic
 
@@ -250,7 +261,8 @@ class _Builder(Transformer[Any, Any]):
             if isinstance(f, ast.Molecule) and f.rel is None and not f.frames:
                 return f.subject
             raise _BuildError("E-PARSE", "a formula cannot be used in arithmetic",
-                              self.sp(f).start)
+                              self.sp(f).start, "compute each value in its own literal, "
+                              "e.g. `p(?A), ?B \\is ?A + 1`")
         if isinstance(x, ast.Molecule):
             if x.rel is None and not x.frames:
                 return x.subject
@@ -424,8 +436,8 @@ def _set_items(value: Any) -> tuple[ast.Term, ...]:
 
 
 def _arrow(tok: Token) -> str:
-    text = str(tok)
-    return {"*->": "->", "*=>": "=>"}.get(text, text)
+    """``*->`` / ``*=>`` are kept: they make a class default even inside ``[...]``."""
+    return str(tok)
 
 
 def _cmp_op(tok: Token) -> str:
@@ -487,9 +499,35 @@ def parse_statement(text: str, smap: SourceMap, base: int, sink: DiagnosticSink)
             raise
         for soft in _builder.soft_errors:
             sink.error(soft.code, soft.message, smap.span(soft.offset), soft.hint)
-        if len(text) <= 2000 or nesting_depth(text) <= MAX_NESTING:
-            return node
-    return node  # pragma: no cover
+    if len(text) > 400 and tree_depth(node) > MAX_TREE_DEPTH:
+        sink.error("E-NESTING", f"the statement nests deeper than {MAX_TREE_DEPTH} levels",
+                   smap.span(base), "split long chains of operators, NOT or paths into "
+                   "intermediate rules")
+        return None
+    return node
+
+
+#: Deepest syntax tree a statement may have: later passes walk it recursively.
+MAX_TREE_DEPTH = 1000
+
+
+def tree_depth(node: object) -> int:
+    """Depth of an AST, computed without recursion (the input may be hostile)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(node, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+        if isinstance(item, (tuple, list)):
+            stack.extend((x, depth) for x in item)
+            continue
+        fields = getattr(item, "__dataclass_fields__", None)
+        if fields:
+            for name in fields:
+                if name != "span":
+                    stack.append((getattr(item, name), depth + 1))
+    return deepest
 
 
 def _describe(tok: Token) -> str:
@@ -511,7 +549,8 @@ def _report_syntax_error(
         return
     if isinstance(exc, UnexpectedCharacters):
         ch = text[pos] if pos < len(text) else ""
-        code, message, hint = "E-LEX", f"unexpected character `{_printable(ch)}`", None
+        code, message, hint = "E-LEX", f"unexpected character `{_printable(ch)}`", \
+            "names are letters, digits and `_`; quote other text as 'symbol' or \"string\""
         if ch == "%":
             code, message, hint = "E-PERCENT", "`%` does not start a comment in fxlog", \
                 "write comments as `// ...` or `/* ... */`"
@@ -529,9 +568,33 @@ def _report_syntax_error(
     assert isinstance(exc, UnexpectedToken)
     tok = exc.token
     pos = tok.start_pos if tok.start_pos is not None else len(text)
+    if str(tok) == "/" and text.startswith("/*", pos):
+        sink.error("E-LEX", "unterminated block comment", smap.span(base + pos),
+                   "close it with `*/`")
+        return
+    if tok.type == "$END" and _balanced(text):
+        end = len(text.rstrip())
+        sink.error("E-PARSE", "the statement is not finished", smap.span(base + end),
+                   "end the statement with `.` followed by a space or a new line")
+        return
     expected = sorted(exc.expected)
     hint = _hint_for(tok, expected, text, pos)
     sink.error("E-PARSE", f"unexpected {_describe(tok)}", smap.span(base + pos), hint)
+
+
+def _balanced(text: str) -> bool:
+    """Are (), [] and {} balanced in ``text`` (ignoring literals)?"""
+    depth = 0
+    for m in _BRACKET_RE.finditer(text):
+        ch = m.group()
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+    return depth == 0
+
+
+_BRACKET_RE = re.compile(r"[][(){}]|\"(?:[^\"\\]++|\\.)*+\"|'(?:[^'\\]++|\\.)*+'", re.S)
 
 
 def _printable(ch: str) -> str:
@@ -567,6 +630,8 @@ def _hint_for(tok: Token, expected: list[str], text: str, pos: int) -> str | Non
 
 def parse_program(source: str, file: str = "<string>") -> ast.Program:
     """Parse a whole ``.fx`` text; raises :class:`ProgramError` with every diagnostic."""
+    if source.startswith("\ufeff"):
+        source = " " + source[1:]  # a UTF-8 byte order mark; a space keeps every offset
     smap = SourceMap(file, source)
     sink = DiagnosticSink()
     statements: list[ast.Statement] = []

@@ -1,0 +1,1 @@
+checkHuman(socrates)[tool#completed -> true; tool#status -> "succeeded"; tool#name -> "_query"; result("status") -> "true"].

@@ -1,0 +1,1 @@
+external e(a) using _t[|q -> 1|].

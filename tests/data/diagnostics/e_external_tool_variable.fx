@@ -1,0 +1,2 @@
+p(a).
+external e(?X) using ?T[] <- p(?X), p(?T).

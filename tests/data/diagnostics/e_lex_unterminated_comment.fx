@@ -1,0 +1,3 @@
+p(a).
+/* never closed
+q(b).

@@ -1,0 +1,1 @@
+p(a).  % not a comment

@@ -1,0 +1,4 @@
+p(a).
+q(?X) :- p(?X),
+         NOT r(?X, ?Y),
+         NOT s(?Y).

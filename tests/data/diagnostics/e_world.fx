@@ -1,0 +1,2 @@
+world open.
+world closed.

@@ -1,0 +1,3 @@
+john[tall; happy].
+?- john[tall, NOT short].
+?- john[?Property].

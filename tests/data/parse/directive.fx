@@ -1,0 +1,1 @@
+:- setsemantics{inheritance = monotonic}.

@@ -1,0 +1,4 @@
+p(?X) :- q(?X) OR r(?X).
+p(?X) :- q(?X) \or r(?X) OR s(?X).
+p(?X) :- (q(?X) OR r(?X)) OR s(?X).
+p(?X) :- q(?X) OR (r(?X), s(?X)).

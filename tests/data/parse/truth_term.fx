@@ -1,0 +1,6 @@
+flag(\true).
+flag(\false).
+flag(true).
+h :- \true.
+k :- \false.
+?- flag(?F), NOT \false.

@@ -1,0 +1,3 @@
+// world closed is the default; written out it still round-trips
+world closed.
+p(a).
