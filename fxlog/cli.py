@@ -152,6 +152,11 @@ def query(
 @app.command()
 def check(
     program: ProgramArg,
+    adapter: Annotated[list[str] | None, typer.Option(
+        "--adapter", "-a", help="Also check inputs and receipt fields against these tools "
+        "(module or .py file; repeatable).")] = None,
+    max_actions: Annotated[int, typer.Option(min=0, help="Warn when an episode can need "
+                                             "more tool calls than this.")] = 32,
     fmt: FormatOpt = Format.text,
 ) -> None:
     """Parse and check a program; report errors and warnings with locations."""
@@ -167,7 +172,10 @@ def check(
         fail(exc)
     except FxlogError as exc:
         fail(exc)
-    warnings = list(translation.warnings)
+    from fxlog.cli_extra import check_analysis
+
+    warnings = check_analysis(kb, list(translation.warnings), adapter or [], max_actions,
+                              fmt.value)
     asp = translation.asp
     if fmt is Format.json:
         typer.echo(json.dumps({"ok": True, "diagnostics": [d.as_json() for d in warnings],
@@ -251,9 +259,17 @@ def replay(
     check_: Annotated[bool, typer.Option("--check", help="Exit 1 unless the replay ends "
                                          "as the recorded run did, with nothing pending.")
                       ] = False,
+    override: Annotated[list[str] | None, typer.Option(
+        "--override", help='What if: REQUEST=failed, REQUEST=succeeded or '
+        'REQUEST.result("k")=VALUE (repeatable); prints what would change.')] = None,
     fmt: FormatOpt = Format.text,
 ) -> None:
     """Recompute an episode's answers from its receipts; no tool runs."""
+    if override:
+        from fxlog.cli_extra import replay_what_if
+
+        replay_what_if(program, receipts or [], override, fmt.value)
+        return
     from fxlog.tools.host import recorded_end
     from fxlog.tools.host import replay as replay_episode
 
