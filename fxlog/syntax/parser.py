@@ -15,6 +15,7 @@ Errors are collected per statement and raised together as one
 from __future__ import annotations
 
 import bisect
+import os
 import re
 import threading
 from decimal import Decimal, InvalidOperation
@@ -463,12 +464,36 @@ _builder = _Builder()
 _parser: Lark | None = None
 
 
+def _cache_file() -> str | bool:
+    """Where lark keeps the analysed grammar between processes (a private folder).
+
+    Building the LALR tables takes about 0.2 s, more than parsing most programs;
+    lark re-validates the cache against the grammar and its own version. The
+    cache lives in the user's own cache folder, never a shared temporary one,
+    because it is a pickle.
+    """
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "fxlog")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    if not os.access(folder, os.W_OK):
+        return False
+    return os.path.join(folder, "grammar.lark-cache")
+
+
 def _get_parser() -> Lark:
     global _parser
     if _parser is None:
         grammar = resources.files("fxlog.syntax").joinpath("grammar.lark").read_text("utf-8")
-        _parser = Lark(grammar, parser="lalr", lexer="contextual", transformer=_builder,
-                       maybe_placeholders=True, cache=False)
+        cache = _cache_file() if os.environ.get("FXLOG_NO_GRAMMAR_CACHE") is None else False
+        try:
+            _parser = Lark(grammar, parser="lalr", lexer="contextual", transformer=_builder,
+                           maybe_placeholders=True, cache=cache)
+        except OSError:  # an unreadable or unwritable cache: build without it
+            _parser = Lark(grammar, parser="lalr", lexer="contextual", transformer=_builder,
+                           maybe_placeholders=True, cache=False)
     return _parser
 
 
