@@ -210,6 +210,9 @@ def _check_growth(module: Module, sink: DiagnosticSink) -> None:
         for p in scc:
             component[p] = i
     reported: set[int] = set()
+    # An external joined with receipts derives its request facts through a carrier
+    # rule: every rule of that statement is bounded by the receipts.
+    guarded = {r.origin for r in module.rules if _receipt_guarded(r)}
     for rule in module.rules:
         head = rule.head.pred
         recursive = any(
@@ -219,7 +222,7 @@ def _check_growth(module: Module, sink: DiagnosticSink) -> None:
             for item in rule.body
         ) and (len([p for p, c in component.items() if c == component[head]]) > 1
                or graph.has_edge(head, head))
-        if not recursive or rule.origin in reported or _receipt_guarded(rule):
+        if not recursive or rule.origin in reported or rule.origin in guarded:
             continue
         growing = _growing_terms(rule)
         if growing:

@@ -12,8 +12,9 @@ surface syntax.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Union
 
 from fxlog.errors import NO_SPAN, Span
 from fxlog.syntax import ast
@@ -177,6 +178,42 @@ RECEIPT_METHODS = frozenset({
 })
 
 
+class Origin:
+    """Where a rule came from: the statement's span and, printed on demand, its text.
+
+    Printing every statement up front costs more than lowering it, and only
+    explanations and error messages ever read the text.
+    """
+
+    __slots__ = ("span", "statement", "_text")
+
+    def __init__(self, span: Span, statement: object) -> None:
+        self.span = span
+        self.statement = statement
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            from fxlog.syntax.printer import statement_text
+
+            self._text = statement_text(self.statement)
+        return self._text
+
+    def __iter__(self) -> Iterator[Any]:
+        yield self.span
+        yield self.text
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.span, self.text)[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Origin) and (self.span, self.text) == (other.span, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.span, self.text))
+
+
 @dataclass
 class Module:
     """A lowered program: rules plus what the engine and the host need to know."""
@@ -190,7 +227,7 @@ class Module:
     #: Rules that exist only under the open world (choice over pending outcomes).
     open_text: list[str] = field(default_factory=list)
     #: Source text of each statement that produced rules, by ``origin`` index.
-    origins: list[tuple[Span, str]] = field(default_factory=list)
+    origins: list[Origin] = field(default_factory=list)
     #: ``origin`` indexes of ``external`` statements (their rules may set ``tool#`` methods).
     external_origins: set[int] = field(default_factory=set)
     #: Plain facts, untouched by lowering, with the file they came from.

@@ -28,6 +28,7 @@ from fxlog.translators.core import (
     CoreRule,
     Lit,
     Module,
+    Origin,
     Pred,
 )
 from fxlog.translators.encode import method_asp, pred_asp, term_asp, token_asp
@@ -68,7 +69,7 @@ class AspProgram:
     queries: tuple[QueryShow, ...]
     externals: tuple[CoreExternal, ...]
     world: str
-    origins: tuple[tuple[Span, str], ...] = field(default=(), compare=False)
+    origins: tuple[Origin, ...] = field(default=(), compare=False)
     #: readable name of each predicate checked for explicit-negation conflicts (by index)
     incons: tuple[str, ...] = ()
 

@@ -36,6 +36,7 @@ from fxlog.translators.core import (
     CoreRule,
     Lit,
     Module,
+    Origin,
     Pred,
 )
 
@@ -107,7 +108,8 @@ class _Flattener:
         self.aux = 0
         self.aggs = 0
         self.origin = -1
-        self.outside: Counter[str] = Counter()
+        self._statement: object = None
+        self._outside: Counter[str] | None = None
 
     # ------------------------------------------------------------------ helpers
     def new_var(self) -> ast.Var:
@@ -122,9 +124,18 @@ class _Flattener:
         self.module.rules.append(CoreRule(head, tuple(body), span, self.origin))
 
     def begin(self, stmt: object, span: Span) -> None:
-        self.module.origins.append((span, statement_text(stmt)))
+        self.module.origins.append(Origin(span, stmt))
         self.origin = len(self.module.origins) - 1
-        self.outside = Counter(v.name for v in term_vars(stmt) if not v.anonymous)
+        self._statement = stmt
+        self._outside = None
+
+    @property
+    def outside(self) -> Counter[str]:
+        """Variable occurrences in the current statement (counted when first needed)."""
+        if self._outside is None:
+            self._outside = Counter(v.name for v in term_vars(self._statement)
+                                    if not v.anonymous)
+        return self._outside
 
     # --------------------------------------------------------------- statements
     def statement(self, stmt: ast.Statement) -> None:

@@ -12,6 +12,7 @@ safety and recursion can be judged uniformly.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from fxlog.errors import Diagnostic, DiagnosticSink, ProgramError, Span
@@ -22,9 +23,10 @@ from fxlog.translators.checks import (
     check_singletons,
     negative_loops,
 )
-from fxlog.translators.core import Module
+from fxlog.translators.core import Module, Pred
+from fxlog.translators.encode import pred_asp, term_asp
 from fxlog.translators.emit import AspProgram, emit, emit_facts
-from fxlog.translators.flatten import flatten
+from fxlog.translators.flatten import flatten, method_key
 
 __all__ = ["Translation", "translate", "translate_facts", "translate_with_warnings"]
 
@@ -55,20 +57,93 @@ def translate_with_warnings(program: ast.Program,
     sources = {p.file: p.source for p in (program, *receipts)}
     if sink.has_errors:
         raise ProgramError(sink.diagnostics, sources)
-    loops = [module.origins[r.origin] for r in negative_loops(module) if r.origin >= 0]
+    loops = [(o.span, o.text) for o in (module.origins[r.origin] for r in
+                                         negative_loops(module) if r.origin >= 0)]
     unique_loops = list(dict.fromkeys(loops))
     return Translation(emit(module), [d for d in sink.diagnostics if d.severity != "error"],
                        unique_loops, module)
 
 
 def translate_facts(program: ast.Program) -> str:
-    """ASP text of a facts-only program (receipts), independent of any other program."""
-    sink = DiagnosticSink()
-    module = flatten(program, sink=sink)
-    check_module(module, sink)
-    if sink.has_errors:
-        raise ProgramError(sink.diagnostics, {program.file: program.source})
-    return emit_facts(module)
+    """ASP text of a facts-only program (receipts), independent of any other program.
+
+    Receipt lines are ground frame facts of one shape; they are written straight
+    to ASP, and only other statements go through the general passes.
+    """
+    lines: list[str] = []
+    rest: list[ast.Statement] = []
+    cache: dict[int, str | None] = {}  # by object identity: the reader shares sub-terms
+    for stmt in program.statements:
+        fast = frame_fact_asp(stmt, cache) if isinstance(stmt, ast.Rule) else None
+        if fast is None:
+            rest.append(stmt)
+        else:
+            lines.extend(fast)
+    if rest:
+        sink = DiagnosticSink()
+        module = flatten(dataclasses.replace(program, statements=tuple(rest)), sink=sink)
+        check_module(module, sink)
+        if sink.has_errors:
+            raise ProgramError(sink.diagnostics, {program.file: program.source})
+        lines.append(emit_facts(module))
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+_PLAIN_TERMS = (ast.Sym, ast.Str, ast.Num, ast.QName, ast.Compound)
+
+
+def _ground(term: object) -> bool:
+    if isinstance(term, ast.Compound):
+        return all(_ground(a) for a in term.args)
+    return isinstance(term, (ast.Sym, ast.Str, ast.Num, ast.QName))
+
+
+def _cached_term(term: ast.Term, cache: dict[int, str | None]) -> str | None:
+    """ASP text of a ground plain term (None otherwise), memoised by identity."""
+    key = id(term)
+    if key in cache:
+        return cache[key]
+    text = term_asp(term) if isinstance(term, _PLAIN_TERMS) and _ground(term) else None
+    cache[key] = text
+    return text
+
+
+def _method_prefix(method: ast.Term, cache: dict[int, str | None]) -> str | None:
+    """``pred(`` plus the method's arguments, e.g. ``fx_a_result("status",``."""
+    key = -id(method) - 1
+    if key in cache:
+        return cache[key]
+    found = method_key(method)
+    prefix = None
+    if found is not None and all(_ground(a) for a in found[1]):
+        name = pred_asp(Pred("attr", found[0], len(found[1])))
+        prefix = name + "(\0," + "".join(term_asp(a) + "," for a in found[1])
+    cache[key] = prefix
+    return prefix
+
+
+def frame_fact_asp(rule: ast.Rule, cache: dict[int, str | None] | None = None
+                   ) -> list[str] | None:
+    """``o[m -> v; ...].`` with ground terms, as ASP facts; None for any other shape."""
+    if rule.body is not None or len(rule.head) != 1 or rule.head[0].negated:
+        return None
+    cache = {} if cache is None else cache
+    mol = rule.head[0].atom
+    if mol.rel is not None or len(mol.frames) != 1 or mol.frames[0].class_level:
+        return None
+    subject = _cached_term(mol.subject, cache)
+    if subject is None:
+        return None
+    out = []
+    for spec in mol.frames[0].specs:
+        if spec.arrow != "->" or spec.modifier or len(spec.values) != 1:
+            return None
+        prefix = _method_prefix(spec.method, cache)
+        value = _cached_term(spec.values[0], cache)
+        if prefix is None or value is None:
+            return None
+        out.append(prefix.replace("\0", subject, 1) + value + ").")
+    return out
 
 
 def translate(program: ast.Program, receipts: Sequence[ast.Program] = ()) -> AspProgram:

@@ -99,10 +99,20 @@ class _Session:
         assert isinstance(rule, CoreRule)
         source, text = self.prover.origin(rule)
         reached, best, failing = _deepest(self.prover, rule.body, binding)
-        node = Node("rule", text or "(generated rule)", source, text)
+        head = self.namer.item_text(Lit(rule.head), best)
+        node = Node("rule", head, source, text or "(generated rule)")
         for item in rule.body[:reached]:
+            if isinstance(item, Lit) and item.atom.pred.kind == "aux":
+                continue  # lowering detail: its own literals are shown instead
             node.children.append(Node("holds", self.namer.item_text(item, best)))
         if failing is None:
+            return node
+        if isinstance(failing, Lit) and not failing.naf and failing.atom.pred.kind == "aux":
+            pred = failing.atom.pred
+            args = tuple(_ground_or_none(a, best) for a in failing.atom.args)
+            inner = self.why_not(self.prover.plan.stored(pred), pred.arity, args, depth)
+            for child in inner.children:
+                node.children.extend(child.children)  # the carrier's body, in place
             return node
         fail = Node("fails", self.namer.item_text(failing, best))
         node.children.append(fail)
@@ -292,8 +302,11 @@ def explain(kb: KnowledgeBase, goal_text: str, why_not_depth: int = 3) -> Explan
             exp.proof = _lift(session.prover.prove(atoms[0]))
     elif answer.truth == "false":
         show = session.asp.queries[0]
-        failed = session.why_not(show.name, show.arity, None, why_not_depth)
+        hidden_rule = 0 if show.name != f"fx_query_{show.index}" else 1  # the query's own rule
+        failed = session.why_not(show.name, show.arity, None, why_not_depth + hidden_rule)
         exp.why_not = _lift_failure(failed)
     else:
-        exp.pending = _outcomes(kb, session, result.pending)
+        relevant = set(answer.pending)
+        exp.pending = _outcomes(kb, session, [r for r in result.pending
+                                              if r.text in relevant])
     return exp

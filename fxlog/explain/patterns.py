@@ -147,12 +147,12 @@ def compare(op: str, left: Symbol, right: Symbol) -> bool:
     return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0}[op]
 
 
-def builtin(name: str, args: list[Symbol], negated: bool) -> tuple[bool, Symbol | None]:
-    """(holds, computed last argument) of a string builtin."""
+def builtin(name: str, inputs: list[Symbol], negated: bool) -> tuple[bool, Symbol | None]:
+    """(holds, computed value) of a string builtin given its input arguments only."""
     func = getattr(_CTX, "fx_" + name)
     if name in ("contains", "starts_with"):
-        value = _one(func(*args))
+        value = _one(func(*inputs))
         holds = value is not None and value == Number(1)
         return (not holds if negated else holds), None
-    value = _one(func(*args[:-1]))
+    value = _one(func(*inputs))
     return value is not None, value

@@ -66,8 +66,13 @@ def explanation_text(e: Explanation) -> str:
                      f"{row['if_failed']}, if it does not run → {row['if_not_run']}")
     if e.request is not None:
         r: dict[str, Any] = e.request
-        ran = ", ".join(f"#{x['seq']} {x['request']} (order {x['order']})" for x in r["ran"])
-        lines.append(f"request {r['request']}: tool#order {r['order']}, ran as #{r['seq']}")
+        def shown(value: object) -> str:
+            return "-" if value is None else str(value)
+
+        ran = ", ".join(f"#{x['seq']} {x['request']} (order {shown(x['order'])})"
+                        for x in r["ran"])
+        lines.append(f"request {r['request']}: tool#order {shown(r['order'])}, ran as "
+                     f"#{shown(r['seq'])}")
         if ran:
             lines.append(f"  requests run, in order: {ran}")
         if r["still_pending"]:

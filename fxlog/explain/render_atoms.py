@@ -136,7 +136,7 @@ class AtomNamer:
         if isinstance(item, Builtin):
             shown = ", ".join(self.arg_text(a, binding) for a in item.args)
             return ("NOT " if item.negated else "") + f"{item.name}({shown})"
-        inner = ", ".join(self.item_text(i, {}) for i in item.body)
+        inner = ", ".join(self.item_text(i, binding) for i in item.body)
         result = self.arg_text(item.result, binding)
         return f"{result} = {item.func}{{{term_text(item.value)} | {inner}}}"
 

@@ -417,18 +417,14 @@ def replay(program: Path | str, receipts: Sequence[Path | str] = ()) -> EpisodeR
     """Recompute an episode from its receipts; no tool runs."""
     kb = open_knowledge_base(Path(program))
     _, _, warnings = _load_inputs(kb, [Path(p) for p in receipts])
-    try:
-        state = kb.state()
-        status = _workflow_status(state.workflow)
-    except ProgramError:
-        raise
+    result = kb.answer()  # one solve gives the answers, the status and what is pending
+    status = _workflow_status(result.workflow)
     if status is not None:
         reason = "workflow"
-    elif state.pending:
+    elif result.pending:
         reason = "pending"
     else:
         reason = "quiescence"
-    result = kb.answer()
     return EpisodeResult(reason, status, 0, [], result.answers,
-                         [r.text for r in state.pending], None, [],
+                         [r.text for r in result.pending], None, [],
                          warnings + result.warnings)
