@@ -206,10 +206,13 @@ def pending_requests(internal: dict[str, list[Symbol]]) -> list[Request]:
     """Pending requests with their tool, order and inputs, sorted by identity text."""
     names: dict[Symbol, str] = {}
     orders: dict[Symbol, ast.Term] = {}
+    externals: dict[Symbol, int] = {}
     for sym in internal.get("fx_ri", []):
         req, key, value = sym.arguments
         if key.string == "name":
             names[req] = value.string if value.type.name == "String" else decode_text(value)
+        elif key.string == "ext":
+            externals.setdefault(req, value.number)
         else:
             orders[req] = decode(value)
     inputs: dict[Symbol, dict[str, list[ast.Term]]] = {}
@@ -217,7 +220,6 @@ def pending_requests(internal: dict[str, list[Symbol]]) -> list[Request]:
         req, key, value = sym.arguments
         field_name = key.string if key.type.name == "String" else decode_text(key)
         inputs.setdefault(req, {}).setdefault(field_name, []).append(decode(value))
-    externals: dict[Symbol, int] = {}
     for sym in internal.get("fx_req", []):
         req, idx = sym.arguments
         externals.setdefault(req, idx.number)

@@ -218,6 +218,7 @@ class _Emitter:
         lines = [
             f'fx_ri(R,"name",N) :- fx_pend(R), {attr("tool#name")}(R,N).',
             f'fx_ri(R,"order",O) :- fx_pend(R), {attr("tool#order")}(R,O).',
+            'fx_ri(R,"ext",I) :- fx_pend(R), fx_req(R,I).',
             f"fx_in(R,K,V) :- fx_pend(R), {attr('input', 1)}(R,K,V).",
             f"fx_wf(S) :- {attr('status')}(workflow,S).",
             f"#defined {attr('tool#order')}/2.",

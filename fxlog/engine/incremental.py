@@ -117,7 +117,9 @@ class IncrementalSolver:
         except RuntimeError as exc:
             raise SolverError("clingo rejected the translated program: "
                               + ("; ".join(self.messages) or str(exc))) from exc
-        self._internal = [(n, a, (n, a) in self.dynamic) for n, a in INTERNAL]
+        # fx_req lists every request ever derived; a step needs only the pending ones,
+        # whose external index travels in fx_ri.
+        self._internal = [(n, a, (n, a) in self.dynamic) for n, a in INTERNAL if n != "fx_req"]
 
     def _log(self, code: clingo.MessageCode, message: str) -> None:
         if code not in (clingo.MessageCode.AtomUndefined, clingo.MessageCode.GlobalVariable,
@@ -233,9 +235,12 @@ def _dynamic_signatures(rules: Iterable[ast.AST]) -> set[tuple[str, int]]:
             graph.add_node(h)
             for b in body:
                 graph.add_edge(b, h)
+    # Receipt predicates themselves only grow (facts are added, never removed), so
+    # rules may read them unstamped; only what rules derive from them is stamped.
+    # A receipt predicate that rules also derive (tool#name, input) is stamped too,
+    # and its facts are bridged into each step.
     dynamic: set[tuple[str, int]] = set()
     for root in RECEIPT_SIGNATURES:
-        dynamic.add(root)
         if root in graph:
             dynamic |= nx.descendants(graph, root)
     return dynamic
