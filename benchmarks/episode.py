@@ -38,7 +38,6 @@ from fxlog.tools.host import replay, run_episode
 from fxlog.tools.receipt_log import load_receipts
 from fxlog.tools.receipts import ReceiptLog, receipt_facts
 from fxlog.tools.registry import ToolRegistry
-from fxlog.translators.pipeline import translate
 
 __all__ = ["main"]
 

@@ -15,7 +15,7 @@ import json
 import shutil
 import subprocess
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -32,7 +32,7 @@ GRAPHVIZ_HINT = ("Graphviz's `dot` program is needed for --format svg/png: insta
                  "or mermaid")
 
 
-class GraphFormat(str, Enum):
+class GraphFormat(StrEnum):
     dot = "dot"
     mermaid = "mermaid"
     json = "json"

@@ -18,6 +18,7 @@ import networkx as nx
 
 from fxlog.errors import DiagnosticSink, Span
 from fxlog.syntax import ast
+from fxlog.syntax.printer import term_text
 from fxlog.translators.core import (
     BUILTINS,
     RECEIPT_METHODS,
@@ -29,7 +30,6 @@ from fxlog.translators.core import (
     Module,
     Pred,
 )
-from fxlog.syntax.printer import term_text
 from fxlog.translators.flatten import term_vars
 
 __all__ = ["bound_variables", "check_module", "check_singletons", "negative_loops"]

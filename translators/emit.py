@@ -89,7 +89,8 @@ class AspProgram:
 class _Emitter:
     def __init__(self, module: Module) -> None:
         self.m = module
-        self.plan = Plan.of(module)
+        self.defined_set = defined_preds(module)
+        self.plan = Plan.of(module, self.defined_set)
         self.writer = RuleWriter(self.plan)
         self.lines: list[str] = []
         self.body_preds: set[Pred] = set()
@@ -102,8 +103,8 @@ class _Emitter:
                     self.body_preds.add(item.atom.pred)
                 elif isinstance(item, Agg):
                     self.body_preds.update(i.atom.pred for i in item.body if isinstance(i, Lit))
-        self.head_preds |= defined_preds(module)
-        for pred in self.head_preds | self.body_preds:
+        self.head_preds |= self.defined_set
+        for pred in self.head_preds | self.body_preds | self.plan.split:
             if pred.kind in _FRAME_KINDS:
                 self.known_frames.add(pred)
         for name, nargs in RECEIPT_METHODS:
@@ -133,7 +134,7 @@ class _Emitter:
         for file, plain in self.m.plain:
             if plain:
                 facts.append(f"% facts of {file}")
-                facts.extend(plain_asp(pf, self.plan) for pf in plain)
+                facts.extend(plain_facts_asp(plain, self.plan))
         rules_text = "\n".join(out) + "\n"
         facts_text = "\n".join(facts) + ("\n" if facts else "")
         open_text = self.open_world() if self.m.world == "open" else ""
@@ -347,6 +348,39 @@ def plain_pred(pf: ast.PlainFact) -> Pred:
     return Pred(kind, "", 0)
 
 
+def plain_facts_asp(facts: list[ast.PlainFact], plan: Plan = FLAT) -> list[str]:
+    """ASP text of many plain facts; each predicate name and token is encoded once."""
+    names: dict[tuple[str, str, int], str] = {}
+    tokens: dict[str, str] = {}
+    out: list[str] = []
+    append = out.append
+    for kind, parts, _offset in facts:
+        if kind == "pred":
+            key = (kind, parts[0], len(parts) - 1)
+            args = parts[1:]
+        elif kind == "attr":
+            key = (kind, parts[1], 0)
+            args = (parts[0], parts[2])
+        else:
+            key = (kind, "", 0)
+            args = parts
+        name = names.get(key)
+        if name is None:
+            pred = Pred("user", key[1], key[2]) if kind == "pred" else Pred(kind, key[1], 0)
+            name = names[key] = plan.stored(pred)
+        if not args:
+            append(name + ".")
+            continue
+        texts = []
+        for t in args:
+            text = tokens.get(t)
+            if text is None:
+                text = tokens[t] = token_asp(t)
+            texts.append(text)
+        append(f"{name}({','.join(texts)}).")
+    return out
+
+
 def plain_asp(pf: ast.PlainFact, plan: Plan = FLAT) -> str:
     kind, parts = pf.kind, pf.parts
     if kind == "pred":
@@ -375,7 +409,7 @@ def emit_facts(module: Module) -> str:
     lines: list[str] = []
     writer = RuleWriter(FLAT)
     for _file, facts in module.plain:
-        lines.extend(plain_asp(pf) for pf in facts)
+        lines.extend(plain_facts_asp(facts))
     for rule in module.rules:
         if rule.body:
             raise ValueError("emit_facts() takes facts only")

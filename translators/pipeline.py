@@ -24,8 +24,8 @@ from fxlog.translators.checks import (
     negative_loops,
 )
 from fxlog.translators.core import Module, Pred
-from fxlog.translators.encode import pred_asp, term_asp
 from fxlog.translators.emit import AspProgram, emit, emit_facts
+from fxlog.translators.encode import pred_asp, term_asp
 from fxlog.translators.flatten import flatten, method_key
 
 __all__ = ["Translation", "translate", "translate_facts", "translate_with_warnings"]

@@ -31,12 +31,19 @@ INHERITED = {"cattr": "attr", "cbool": "bool", "csig": "sig"}
 
 
 def defined_preds(module: Module) -> set[Pred]:
-    """Every predicate some rule head or fact defines."""
-    from fxlog.translators.emit import plain_pred
+    """Every predicate some rule head or fact defines.
 
+    Knowledge bases hold ~10^5 plain facts of a handful of predicates: their
+    keys are collected as plain tuples first, and a ``Pred`` is built per key.
+    """
     preds = {r.head.pred for r in module.rules}
+    keys: set[tuple[str, str, int]] = set()
     for _file, facts in module.plain:
-        preds.update(plain_pred(pf) for pf in facts)
+        keys.update((kind, parts[0], len(parts) - 1) if kind == "pred" else
+                    (kind, parts[1] if kind == "attr" else "", 0)
+                    for kind, parts, _offset in facts)
+    for kind, name, n in keys:
+        preds.add(Pred("user", name, n) if kind == "pred" else Pred(kind, name, 0))
     return preds
 
 
@@ -48,9 +55,9 @@ class Plan:
     inheritance: str = "flogic"
 
     @classmethod
-    def of(cls, module: Module) -> Plan:
+    def of(cls, module: Module, defined: set[Pred] | None = None) -> Plan:
         split: set[Pred] = set()
-        for p in defined_preds(module):
+        for p in defined if defined is not None else defined_preds(module):
             if p.negated or p.kind not in INHERITED:
                 continue
             if p.kind == "csig" or module.inheritance != "none":

@@ -5,7 +5,7 @@
 * unknown: the pending requests it depends on, and the answer each outcome would give;
 * a request: why it was derived and where it ran among the others.
 
->>> from fxlog.reasoner import KnowledgeBase
+>>> from fxlog.reasoner import KnowledgeBase, Request
 >>> kb = KnowledgeBase(); kb.add_text("p(a). q(?X) :- p(?X).", "demo.fx")
 >>> e = explain(kb, "?- q(a).")
 >>> e.truth, e.proof.rule
@@ -24,7 +24,7 @@ from fxlog.engine.solver import FullModel, full_model
 from fxlog.explain.patterns import match, pattern
 from fxlog.explain.prover import FactIndex, Node, Prover, pattern_of_head
 from fxlog.explain.render_atoms import AtomNamer
-from fxlog.reasoner import KnowledgeBase
+from fxlog.reasoner import KnowledgeBase, Request
 from fxlog.syntax import ast
 from fxlog.syntax.parser import parse_query_text
 from fxlog.translators.core import BodyItem, Lit, Pred
@@ -198,7 +198,7 @@ def _answer_atoms(session: _Session, index: int) -> list[Symbol]:
 
 
 def _outcomes(kb: KnowledgeBase, session: _Session,
-              pending: Sequence[object]) -> list[dict[str, object]]:
+              pending: Sequence[Request]) -> list[dict[str, object]]:
     show = session.asp.queries[0]
     requests = [r.symbol for r in pending]
     model: FullModel = full_model(session.asp, "".join(kb.receipt_asp), True, requests)
@@ -293,19 +293,28 @@ def explain(kb: KnowledgeBase, goal_text: str, why_not_depth: int = 3) -> Explan
     request = _request_mode(session, goal)
     if request is not None:
         return _explain_request(session, request, goal_text.strip())
-    result = kb.answer(goal)
-    answer = result.answers[0]
-    exp = Explanation(answer.query, answer.truth)
-    if answer.truth == "true":
+    if session.model.unique and session.asp.world == "closed":
+        # One answer set, closed world: the model already decides the goal, so the
+        # query is not solved a second time.
+        show = session.asp.queries[0]
+        truth = "true" if _answer_atoms(session, 0) else "false"
+        exp = Explanation(show.text, truth)
+        answer = None
+    else:
+        result = kb.answer(goal)
+        answer = result.answers[0]
+        exp = Explanation(answer.query, answer.truth)
+    if exp.truth == "true":
         atoms = _answer_atoms(session, 0)
         if atoms:
             exp.proof = _lift(session.prover.prove(atoms[0]))
-    elif answer.truth == "false":
+    elif exp.truth == "false":
         show = session.asp.queries[0]
         hidden_rule = 0 if show.name != f"fx_query_{show.index}" else 1  # the query's own rule
         failed = session.why_not(show.name, show.arity, None, why_not_depth + hidden_rule)
         exp.why_not = _lift_failure(failed)
     else:
+        assert answer is not None
         relevant = set(answer.pending)
         exp.pending = _outcomes(kb, session, [r for r in result.pending
                                               if r.text in relevant])

@@ -16,6 +16,7 @@ from __future__ import annotations
 from clingo.symbol import Function, Symbol
 
 from fxlog.engine.decode import decode, decode_text
+from fxlog.engine.solver import FullModel
 from fxlog.syntax import ast
 from fxlog.syntax.lexical import symbol_text
 from fxlog.syntax.printer import term_text
@@ -32,7 +33,7 @@ _RECEIPT_EXTRA = (("tool#name", 0), ("input", 1), ("tool#arg1", 0), ("tool#reque
 class AtomNamer:
     """Knows every predicate of one module and how to print its atoms."""
 
-    def __init__(self, module: Module, model: object | None = None) -> None:
+    def __init__(self, module: Module, model: FullModel | None = None) -> None:
         self.module = module
         self.plan = Plan.of(module)
         self.model = model

@@ -404,7 +404,9 @@ class _Arith:
 
     @property
     def span(self) -> Span:
-        return self.expr.span  # type: ignore[no-any-return]
+        span = getattr(self.expr, "span", None)
+        assert isinstance(span, Span)
+        return span
 
 
 class _Paren:
@@ -603,8 +605,8 @@ def _report_syntax_error(
                    "end the statement with `.` followed by a space or a new line")
         return
     expected = sorted(exc.expected)
-    hint = _hint_for(tok, expected, text, pos)
-    sink.error("E-PARSE", f"unexpected {_describe(tok)}", smap.span(base + pos), hint)
+    advice = _hint_for(tok, expected, text, pos)
+    sink.error("E-PARSE", f"unexpected {_describe(tok)}", smap.span(base + pos), advice)
 
 
 def _balanced(text: str) -> bool:

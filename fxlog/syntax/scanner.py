@@ -58,8 +58,14 @@ class Piece:
 Scanned = Union[PlainFact, Piece]  # noqa: UP007 - a runtime alias on 3.10
 
 
+_ARG_SEPARATOR = re.compile(r"\s*,\s*")
+
+
 def _split_args(text: str) -> tuple[str, ...]:
-    return tuple(a.strip() for a in text.split(","))
+    """The fast path admits no commas inside arguments, so a split is exact."""
+    if "," not in text:
+        return (text,)
+    return tuple(_ARG_SEPARATOR.split(text))
 
 
 def scan(source: str) -> Iterator[Scanned]:

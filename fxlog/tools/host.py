@@ -23,14 +23,14 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from fxlog.engine.answers import Answer
 from fxlog.engine.incremental import IncrementalSolver
 from fxlog.engine.solver import NoModelError
-from fxlog.errors import Diagnostic, FxlogError, ProgramError, UsageError
+from fxlog.errors import Diagnostic, FxlogError, UsageError
 from fxlog.reasoner import KnowledgeBase, Request, pending_requests, workflow_statuses
 from fxlog.syntax.printer import term_text
 from fxlog.tools.execute import ToolError, execute
@@ -101,7 +101,7 @@ def default_receipts_path(program: Path) -> Path:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 @dataclass
