@@ -45,6 +45,11 @@ class Format(StrEnum):
     json = "json"
 
 
+class EngineName(StrEnum):
+    clingo = "clingo"
+    pydatalog = "pydatalog"
+
+
 ProgramArg = Annotated[Path, typer.Argument(help="The .fx program.", show_default=False)]
 ReceiptsArg = Annotated[
     list[Path] | None,
@@ -124,13 +129,22 @@ def query(
     receipts: ReceiptsArg = None,
     goal: Annotated[str | None, typer.Option("--goal", "-g", help="Answer this goal "
                                              "instead of the file's queries.")] = None,
+    engine: Annotated[EngineName, typer.Option(
+        "--engine", help="clingo (everything), or pydatalog (the stratified, closed-world "
+        "subset; a cross-check).")] = EngineName.clingo,
     fmt: FormatOpt = Format.text,
 ) -> None:
     """Answer the program's ?- queries (or --goal) without running any tool."""
     try:
         kb = load_kb(program, receipts)
         parsed = parse_query_text(goal) if goal is not None else None
-        result = kb.answer(parsed)
+        if engine is EngineName.pydatalog:
+            from fxlog.engine.datalog import answer_with_pydatalog
+
+            result = Result(answer_with_pydatalog(kb, parsed), [], [],
+                            list(kb.translation(parsed).warnings))
+        else:
+            result = kb.answer(parsed)
     except ProgramError as exc:
         if fmt is Format.json:
             typer.echo(json.dumps({"answers": [], "diagnostics": [
