@@ -72,6 +72,9 @@ class AspProgram:
     origins: tuple[Origin, ...] = field(default=(), compare=False)
     #: readable name of each predicate checked for explicit-negation conflicts (by index)
     incons: tuple[str, ...] = ()
+    #: True when the closed-world program has exactly one answer set by construction
+    #: (no loop through NOT, no non-monotonic inheritance): one model, no search for more.
+    deterministic: bool = False
 
     @property
     def base(self) -> str:
@@ -140,7 +143,7 @@ class _Emitter:
         open_text = self.open_world() if self.m.world == "open" else ""
         return AspProgram(rules_text, facts_text, open_text, self.query_shows(),
                           tuple(self.m.externals), self.m.world, tuple(self.m.origins),
-                          tuple(incons_names))
+                          tuple(incons_names), deterministic=not self.plan.split)
 
     # ---------------------------------------------------------------- sections
     def defined(self) -> list[str]:

@@ -60,7 +60,10 @@ def translate_with_warnings(program: ast.Program,
     loops = [(o.span, o.text) for o in (module.origins[r.origin] for r in
                                          negative_loops(module) if r.origin >= 0)]
     unique_loops = list(dict.fromkeys(loops))
-    return Translation(emit(module), [d for d in sink.diagnostics if d.severity != "error"],
+    asp = emit(module)
+    if loops:
+        asp = dataclasses.replace(asp, deterministic=False)
+    return Translation(asp, [d for d in sink.diagnostics if d.severity != "error"],
                        unique_loops, module)
 
 

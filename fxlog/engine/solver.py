@@ -107,11 +107,12 @@ class Solver:
 
     def solve(self, open_world: bool = False, pending: Sequence[Symbol] = ()) -> Solution:
         ctl = self.ground(open_world, pending)
-        return self.solve_ground(ctl)
+        return self.solve_ground(ctl, unique=self.asp.deterministic and not open_world)
 
-    def solve_ground(self, ctl: clingo.Control) -> Solution:
+    def solve_ground(self, ctl: clingo.Control, unique: bool = False) -> Solution:
+        """Solve; ``unique`` promises one answer set, so no second one is searched for."""
         internal = _internal_atoms(ctl)
-        ctl.configuration.solve.models = "2"  # type: ignore[union-attr]
+        ctl.configuration.solve.models = "1" if unique else "2"  # type: ignore[union-attr]
         found = self._run(ctl, internal)
         if not found:
             raise NoModelError("the program has no answer set")
