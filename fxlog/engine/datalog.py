@@ -600,37 +600,25 @@ def _place(item: Item, bound: set[str]) -> Item | None:
     return None
 
 
-def _check_recursion(plan: _Plan, module: Module, sink: DiagnosticSink) -> None:
-    """Refuse cycles through NOT, and function terms built in recursive calls.
-
-    pyDatalog loops on the first; a tabled top-down engine would call ever
-    larger terms on the second (bottom-up grounding would not).
-    """
+def _check_strata(plan: _Plan, module: Module, sink: DiagnosticSink) -> None:
+    """Refuse a cycle through NOT: such a program has no stratified meaning."""
     graph: nx.DiGraph[str] = nx.DiGraph()
+    graph.add_nodes_from(plan.arity)
     for rule in plan.rules:
-        graph.add_node(rule.head)
-        graph.add_edges_from((i.name, rule.head) for i in rule.body if isinstance(i, _Goal))
-    component = {n: k for k, scc in enumerate(nx.strongly_connected_components(graph))
-                 for n in scc}
+        graph.add_edges_from((g.name, rule.head) for g in _goals(rule))
+    component = _components(graph)
     reported: set[int] = set()
     for rule in plan.rules:
         src = rule.source
-        if src is None or src.origin in reported:
-            continue
-        recursive = [i for i in rule.body if isinstance(i, _Goal)
-                     and component[i.name] == component[rule.head]]
-        text = module.origins[src.origin][1] if 0 <= src.origin < len(module.origins) else "?"
-        if any(g.naf for g in recursive):
-            construct = f"negation inside recursion (a cycle through NOT) in `{text}`"
-            hint = "let the negated condition depend on lower predicates only"
-        elif any(isinstance(a, ast.Compound) and _names(a) for g in recursive for a in g.args):
-            construct = f"a function term in a recursive call in `{text}`"
-            hint = "call the recursive predicate with variables and constants only"
-        else:
+        if src is None or src.origin in reported or not any(
+                g.naf and component[g.name] == component[rule.head] for g in _goals(rule)):
             continue
         reported.add(src.origin)
-        sink.error("E-ENGINE", f"the pyDatalog engine does not handle {construct}", src.span,
-                   hint + ", or use the clingo engine (the default)")
+        text = module.origins[src.origin][1] if 0 <= src.origin < len(module.origins) else "?"
+        sink.error("E-ENGINE", "the pyDatalog engine does not handle negation inside recursion "
+                   f"(a cycle through NOT) in `{text}`", src.span,
+                   "let the negated condition depend on lower predicates only, or use the "
+                   "clingo engine (the default)")
 
 
 # ------------------------------------------------------------------ running
@@ -668,8 +656,8 @@ class _Builder:
                                                pyEngine.Const(UNDEFINED)]))
         return out
 
-    def clause(self, rule: _Rule) -> Any:
-        head = pyEngine.Literal(rule.head, [self.term(a) for a in rule.args])
+    def clause(self, rule: _Rule, head_name: str) -> Any:
+        head = pyEngine.Literal(head_name, [self.term(a) for a in rule.args])
         return pyEngine.Clause(head, [lit for i in rule.body for lit in self.literals(i)])
 
 
@@ -680,31 +668,127 @@ def _fold(term: Expr) -> Value:
     return _value(term)
 
 
-Rows = list[tuple[Value, ...]]
+Row = tuple[Value, ...]
 
 
-def _ask(name: str, arity: int) -> Rows:
+class _Driver:
+    """Bottom-up, one strongly connected component at a time, semi-naive inside recursion.
+
+    pyDatalog only ever evaluates rule bodies over fact tables: its own tabled
+    recursion does not terminate on some small programs (right recursion over a
+    cycle, or three predicates calling each other), so the fixpoint is driven
+    from here. Each round asks pyDatalog for the consequences of the facts new
+    in the previous round (``delta``), with negation over lower components only.
+    """
+
+    def __init__(self, plan: _Plan) -> None:
+        self.plan = plan
+        self.known: dict[str, set[Row]] = {name: set() for name in plan.arity}
+        self.builder = _Builder()
+        self.rounds = itertools.count()
+        self.rules: dict[str, list[_Rule]] = {name: [] for name in plan.arity}
+        self.graph: nx.DiGraph[str] = nx.DiGraph()
+        self.graph.add_nodes_from(plan.arity)
+        for rule in plan.rules:
+            self.rules[rule.head].append(rule)
+            self.graph.add_edges_from((g.name, rule.head) for g in _goals(rule))
+        self.read = self.facts_read()
+
+    def facts_read(self) -> set[str]:
+        """Predicates some rule body reads as a whole table (not only as its own delta)."""
+        component = _components(self.graph)
+        read: set[str] = set()
+        for rule in self.plan.rules:
+            inner = [g for g in _goals(rule) if component[g.name] == component[rule.head]]
+            read |= {g.name for g in _goals(rule)
+                     if component[g.name] != component[rule.head] or len(inner) > 1}
+        return read
+
+    def run(self) -> dict[str, set[Row]]:
+        Logic()  # a new, empty logic for the current thread only
+        for name, arity in self.plan.arity.items():
+            pyEngine.insert(pyEngine.Pred(name, arity))  # an empty predicate is just empty
+        wanted = {a.name for a in self.plan.asks} | (
+            {self.plan.pending} if self.plan.pending else set())
+        needed = wanted.union(*(nx.ancestors(self.graph, n) for n in wanted))
+        condensed = nx.condensation(self.graph.subgraph(needed))
+        for node in nx.topological_sort(condensed):
+            self.component(set(condensed.nodes[node]["members"]))
+        return self.known
+
+    def component(self, preds: set[str]) -> None:
+        rules = [r for p in sorted(preds) for r in self.rules[p]]
+        recursive = [r for r in rules if any(g.name in preds for g in _goals(r))]
+        delta = self.derive([r for r in rules if r not in recursive], "x")
+        while any(delta.values()):
+            k = next(self.rounds)
+            names = {p: f"{p}_d{k}" for p, rows in delta.items() if rows}
+            for p, name in names.items():
+                self.store(name, delta[p])
+            variants = [_Rule(r.head, r.args, body) for r in recursive
+                        for body in _with_delta(r.body, names)]
+            delta = self.derive(variants, f"n{k}")
+
+    def derive(self, rules: list[_Rule], tag: str) -> dict[str, set[Row]]:
+        """Ask pyDatalog for the heads of ``rules``; store and return the rows not known yet."""
+        heads: dict[str, int] = {}
+        new: dict[str, set[Row]] = {}
+        for rule in rules:
+            if not rule.body:  # a fact: no need to ask
+                new.setdefault(rule.head, set()).add(tuple(_fold(a) for a in rule.args))
+                continue
+            name = f"{rule.head}_{tag}"
+            heads[rule.head] = len(rule.args)
+            pyEngine.assert_(self.builder.clause(rule, name))
+        for head, arity in heads.items():
+            new.setdefault(head, set()).update(_ask(f"{head}_{tag}", arity))
+        for head, rows in new.items():
+            rows -= self.known[head]
+            self.known[head] |= rows
+            if head in self.read:
+                self.store(head, rows)
+        return new
+
+    def store(self, name: str, rows: set[Row]) -> None:
+        for row in rows:
+            literal = pyEngine.Literal(name, [pyEngine.Term_of(v) for v in row])
+            pyEngine.assert_(pyEngine.Clause(literal, []))
+
+
+def _goals(rule: _Rule) -> list[_Goal]:
+    return [i for i in rule.body if isinstance(i, _Goal)]
+
+
+def _components(graph: nx.DiGraph[str]) -> dict[str, int]:
+    return {n: k for k, scc in enumerate(nx.strongly_connected_components(graph)) for n in scc}
+
+
+def _with_delta(body: tuple[Item, ...], names: dict[str, str]) -> list[tuple[Item, ...]]:
+    """One body per positive literal over a predicate with new facts, reading those facts."""
+    out = []
+    for i, item in enumerate(body):
+        if isinstance(item, _Goal) and not item.naf and item.name in names:
+            out.append((*body[:i], replace(item, name=names[item.name]), *body[i + 1:]))
+    return out
+
+
+def _ask(name: str, arity: int) -> set[Row]:
     result = pyEngine.Literal(name, [pyEngine.Var(f"Q{i}") for i in range(arity)]).ask()
     if result is True and arity == 0:
-        return [()]
+        return {()}
     if not isinstance(result, list):
         raise DatalogEngineError(f"pyDatalog answered {result!r} for {name}/{arity}")
-    return result
+    return set(result)
 
 
-def _evaluate(plan: _Plan) -> tuple[list[Rows], Rows]:
-    """Load the plan into a fresh pyDatalog logic and ask every query (in this thread)."""
-    Logic()  # a new, empty logic for the current thread only
-    for name, arity in plan.arity.items():
-        pyEngine.insert(pyEngine.Pred(name, arity))  # so an empty predicate is just empty
-    builder = _Builder()
-    for rule in plan.rules:
-        pyEngine.assert_(builder.clause(rule))
-    rows = [_ask(a.name, plan.arity[a.name]) for a in plan.asks]
-    return rows, (_ask(plan.pending, 1) if plan.pending is not None else [])
+def _evaluate(plan: _Plan) -> tuple[list[set[Row]], set[Row]]:
+    """Every asked predicate's rows, and the pending requests (in this thread)."""
+    known = _Driver(plan).run()
+    rows = [known[a.name] for a in plan.asks]
+    return rows, (known[plan.pending] if plan.pending is not None else set())
 
 
-def _in_own_thread(plan: _Plan) -> tuple[list[Rows], Rows]:
+def _in_own_thread(plan: _Plan) -> tuple[list[set[Row]], set[Row]]:
     """Run pyDatalog in a thread of its own: its state is per thread, so runs never mix."""
     box: dict[str, Any] = {}
 
@@ -722,14 +806,14 @@ def _in_own_thread(plan: _Plan) -> tuple[list[Rows], Rows]:
         if isinstance(exc, FxlogError):
             raise exc
         raise DatalogEngineError(f"pyDatalog failed: {type(exc).__name__}: {exc}") from exc
-    result: tuple[list[Rows], Rows] = box["result"]
+    result: tuple[list[set[Row]], set[Row]] = box["result"]
     return result
 
 
 # ------------------------------------------------------------------ answers
 
 
-def _answer(ask: _Ask, rows: Rows) -> Answer:
+def _answer(ask: _Ask, rows: set[Row]) -> Answer:
     q = ask.query
     truth: Truth = "true" if rows else "false"
     bindings: Sequence[Binding] = ()
@@ -749,7 +833,7 @@ def answers_for_module(module: Module, sources: dict[str, str] | None = None,
     sink = DiagnosticSink()
     plan = _Compiler(module, sink).compile()
     if not sink.has_errors:
-        _check_recursion(plan, module, sink)
+        _check_strata(plan, module, sink)
     if sink.has_errors:
         raise ProgramError(sink.diagnostics, sources)
     rows, pending = _in_own_thread(plan)

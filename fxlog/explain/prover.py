@@ -259,7 +259,7 @@ class Prover:
             return
         patterns = [pattern(a) for a in lit.atom.args]
         name = self.plan.closed(lit.atom.pred)
-        for candidate in self.model.signature(name, lit.atom.pred.arity):
+        for candidate in self._candidates(lit, name, binding):
             extended: Binding | None = binding
             for p, arg in zip(patterns, candidate.arguments, strict=True):
                 extended = match(p, arg, extended)  # type: ignore[arg-type]
@@ -267,6 +267,17 @@ class Prover:
                     break
             if extended is not None:
                 yield extended
+
+    def _candidates(self, lit: Lit, name: str, binding: Binding) -> list[Symbol]:
+        """Atoms that may match: facts by their first argument when only facts define it."""
+        arity = lit.atom.pred.arity
+        if arity and (name, arity) not in self.rules and self.plan.stored(lit.atom.pred) == name:
+            first = ground(pattern(lit.atom.args[0]), binding)
+            if first is not None:
+                found = self.facts.candidates(name, first)
+                if found is not None:
+                    return [s for s in found if len(s.arguments) == arity]
+        return self.model.signature(name, arity)
 
     def _cmp(self, cmp: Cmp, binding: Binding) -> Iterator[Binding]:
         left, right = evaluate(cmp.left, binding), evaluate(cmp.right, binding)
@@ -332,8 +343,7 @@ class FactIndex:
         self.receipts = receipt_modules
         self.sources = sources
         self._fact_rules: dict[str, list[tuple[CoreRule, Module]]] | None = None
-        self._groups: dict[str, list[tuple[str, ast.PlainFact]]] | None = None
-        self._located: dict[str, dict[str, tuple[str, int]]] = {}
+        self._groups: dict[str, dict[str, list[tuple[str, ast.PlainFact]]]] | None = None
         self._plan = Plan.of(module)
 
     def _index(self) -> dict[str, list[tuple[CoreRule, Module]]]:
@@ -366,29 +376,61 @@ class FactIndex:
             return Node("receipt", namer.text(atom), source, detail=namer.receipt_detail(atom))
         return Node("fact", namer.text(atom), source)
 
-    def _plain(self, atom: Symbol) -> str | None:
-        """Locate a plain fact; only facts of the atom's own predicate are rendered."""
-        from fxlog.translators.emit import plain_asp, plain_pred
+    def _by_first(self, name: str) -> dict[str, list[tuple[str, ast.PlainFact]]]:
+        """Plain facts of one ASP predicate, by the ASP text of their first argument.
+
+        Built once per predicate in one pass, so that a proof over a knowledge
+        base of 10^5 facts looks at a handful of them, not all.
+        """
+        from fxlog.translators.emit import plain_pred
+        from fxlog.translators.encode import token_asp
 
         if self._groups is None:
-            plan = Plan.of(self.module)
-            groups: dict[str, list[tuple[str, ast.PlainFact]]] = {}
+            groups: dict[str, dict[str, list[tuple[str, ast.PlainFact]]]] = {}
+            names: dict[tuple[str, str, int], str] = {}
+            firsts: dict[str, str] = {}
             for file, facts in self.module.plain:
                 for pf in facts:
-                    groups.setdefault(plan.stored(plain_pred(pf)), []).append((file, pf))
+                    kind, parts = pf.kind, pf.parts
+                    key = (kind, parts[0] if kind == "pred" else parts[1] if kind == "attr"
+                           else "", len(parts))
+                    pred_name = names.get(key)
+                    if pred_name is None:
+                        pred_name = names[key] = self._plan.stored(plain_pred(pf))
+                    token = parts[1] if kind == "pred" and len(parts) > 1 else \
+                        parts[0] if kind != "pred" else ""
+                    first = firsts.get(token)
+                    if first is None:
+                        first = firsts[token] = token_asp(token) if token else ""
+                    groups.setdefault(pred_name, {}).setdefault(first, []).append((file, pf))
             self._groups = groups
-            self._plan = plan
-        located = self._located.get(atom.name)
-        if located is None:
-            located = {}
-            for file, pf in self._groups.get(atom.name, []):
-                located.setdefault(plain_asp(pf, self._plan), (file, pf.offset))
-            self._located[atom.name] = located
-        where = located.get(str(atom) + ".")
-        if where is None:
+        return self._groups.get(name, {})
+
+    def candidates(self, name: str, first: Symbol) -> list[Symbol] | None:
+        """True plain facts of ``name`` whose first argument is ``first`` (None: no facts)."""
+        from clingo.symbol import parse_term
+
+        from fxlog.translators.emit import plain_asp
+
+        group = self._by_first(name)
+        if not group:
             return None
-        file, offset = where
-        return f"{file}:{_line(self.sources.get(file, ''), offset)}"
+        return [parse_term(plain_asp(pf, self._plan)[:-1])
+                for _file, pf in group.get(str(first), [])]
+
+    def _plain(self, atom: Symbol) -> str | None:
+        """Locate a plain fact among those sharing its predicate and first argument."""
+        from fxlog.translators.emit import plain_asp
+
+        if not atom.arguments:
+            group = self._by_first(atom.name).get("", [])
+        else:
+            group = self._by_first(atom.name).get(str(atom.arguments[0]), [])
+        wanted = str(atom) + "."
+        for file, pf in group:
+            if plain_asp(pf, self._plan) == wanted:
+                return f"{file}:{_line(self.sources.get(file, ''), pf.offset)}"
+        return None
 
 
 def _line(source: str, offset: int) -> int:
