@@ -43,7 +43,6 @@ from fxlog.numbers import normalize
 from fxlog.syntax import ast
 from fxlog.syntax.printer import term_text
 from fxlog.translators.body import is_arith
-from fxlog.translators.checks import check_module, check_singletons
 from fxlog.translators.core import (
     BUILTINS,
     RECEIPT_METHODS,
@@ -198,7 +197,10 @@ def _pick(smaller: bool) -> Callable[[Value, Value], Value]:
 
 
 def _compare(a: Value, b: Value) -> int | None:
-    """As ``fx_cmp``: numbers by value, strings by text, other terms only equal to themselves."""
+    """As ``fx_cmp``: numbers by value, strings by text, other terms in clingo's term order.
+
+    A number, a string and any other term do not compare with each other.
+    """
     if a is UNDEFINED or b is UNDEFINED:
         return None
     x, y = _number(a), _number(b)
@@ -206,7 +208,10 @@ def _compare(a: Value, b: Value) -> int | None:
         return (x > y) - (x < y)
     if isinstance(a, str) and isinstance(b, str):
         return (a > b) - (a < b)
-    return 0 if a == b else None
+    if x is None and y is None and not isinstance(a, str) and not isinstance(b, str):
+        sa, sb = value_symbol(a), value_symbol(b)
+        return (sa > sb) - (sa < sb)
+    return None
 
 
 def _test(holds: Callable[[int], bool]) -> Callable[[Value, Value], _Marker]:
@@ -614,7 +619,8 @@ def _check_strata(plan: _Plan, module: Module, sink: DiagnosticSink) -> None:
                 g.naf and component[g.name] == component[rule.head] for g in _goals(rule)):
             continue
         reported.add(src.origin)
-        text = module.origins[src.origin][1] if 0 <= src.origin < len(module.origins) else "?"
+        text = module.origins[src.origin].text if 0 <= src.origin < len(module.origins) \
+            else "this rule"
         sink.error("E-ENGINE", "the pyDatalog engine does not handle negation inside recursion "
                    f"(a cycle through NOT) in `{text}`", src.span,
                    "let the negated condition depend on lower predicates only, or use the "
@@ -848,7 +854,8 @@ def answers_for_module(module: Module, sources: dict[str, str] | None = None,
 
 
 def _lower(kb: KnowledgeBase, goal: ast.Query | None) -> Module:
-    """Programs + receipts → checked Module, lowered as ``KnowledgeBase.translation`` does."""
+    """Programs + receipts → Module, after the checks the clingo engine runs (same errors)."""
+    kb.translation(goal)  # raises ProgramError exactly as `kb.answer(goal)` would
     programs = list(kb.programs) or [ast.Program((), "<empty>")]
     if goal is not None:
         programs = [replace(p, statements=tuple(s for s in p.statements
@@ -857,9 +864,7 @@ def _lower(kb: KnowledgeBase, goal: ast.Query | None) -> Module:
         programs.append(ast.Program((goal,), goal.span.file))
     sink = DiagnosticSink()
     module = flatten(programs[0], *programs[1:], *kb.receipts, sink=sink)
-    check_module(module, sink)
-    check_singletons(programs[0], sink)
-    if sink.has_errors:
+    if sink.has_errors:  # receipts passed their own checks when they were added
         raise ProgramError(sink.diagnostics, kb.sources)
     return module
 
