@@ -2,17 +2,20 @@
 
 A second engine, independent of the ASP emitter and of clingo. It starts from
 the core IR (:class:`~fxlog.translators.core.Module`), adds the closure axioms
-of ``::`` and ``:`` itself and lets pyDatalog, a tabled top-down Datalog
-engine, answer the queries. Answers are the clingo engine's own
+of ``::`` and ``:`` itself and has pyDatalog evaluate every rule body: joins,
+default negation, builtins. The fixpoint is driven from here, bottom-up, one
+strongly connected component at a time and semi-naively inside recursion,
+because pyDatalog's own tabled recursion does not terminate on some small
+programs. Answers are the clingo engine's own
 :class:`~fxlog.engine.answers.Answer` objects, bindings holding the same clingo
 symbols, so the two engines can be compared binding by binding.
 
 Only programs with one obvious model are accepted: default negation must be
 stratified and the world closed (``world open`` only while no request is
-pending). Builtins run as exact Python functions inside pyDatalog operations
+pending). Builtins run as exact Python functions inside pyDatalog operations,
 with fxlog's rules (numbers by value, strings by text, an undefined operation
 fails). Whatever lies outside the subset (class-level frames, signatures,
-aggregates, variable methods in heads, division, cycles through NOT, ...) is
+aggregates, variable methods in heads, division, cycles through NOT) is
 refused with ``E-ENGINE`` at the place it was written.
 
 >>> from fxlog.reasoner import KnowledgeBase
@@ -341,8 +344,8 @@ class _Refused(Exception):
         self.construct, self.span, self.hint = construct, span, hint
 
 
-_KINDS = frozenset({"user", "isa", "sub", "attr", "bool", "exists", "gen", "req", "aux",
-                    "query"})
+_KINDS = frozenset({"user", "isa", "sub", "attr", "bool", "exists", "gen", "genh", "req",
+                    "aux", "query"})
 _OUTSIDE = {
     "cattr": ("class-level frames `C[|...|]` (inherited defaults)",
               "state the value on the object: `o[m -> v]`"),
@@ -439,9 +442,9 @@ class _Compiler:
         if kind in _OUTSIDE:
             construct, hint = _OUTSIDE[kind]
             raise _Refused(construct, span, hint)
-        if pred.kind == "genh" or (pred.kind == "gen" and (head or pred.negated)):
-            raise _Refused(f"a variable method in {'a rule head' if head else 'a NEG'}",
-                           span, "name the method, e.g. `?X[m -> ?V] :- ...`")
+        if pred.kind in ("gen", "genh") and pred.negated:
+            raise _Refused("`\\neg` on a frame with a variable method", span,
+                           "name the method, e.g. `\\neg ?X[m -> ?V]`")
         if pred.kind not in _KINDS:
             raise _Refused(f"predicates of kind `{pred.kind}`", span)
 
@@ -498,9 +501,16 @@ class _Compiler:
             for p in frames:
                 rest = tuple(anon for _ in range(p.arity - 1))
                 rules.append(_Rule(exists, (o,), (_Goal(self.name(p), (o, *rest)),)))
+        written = {r.head.pred for r in self.module.rules}
         for kind in ("attr", "bool"):
-            if Pred("gen", kind, 0) in used:
-                rules += [self.view(p) for p in frames if p.kind == kind and not p.negated]
+            reads, writes = Pred("gen", kind, 0) in used, Pred("genh", kind, 0) in written
+            for p in (p for p in frames if p.kind == kind and not p.negated):
+                rules += [self.view(p, "gen")] if reads else []
+                rules += [self.view(p, "genh")] if writes else []
+            if reads and writes:
+                args = (o, ast.Var("M"), ast.Var("V"))[:3 if kind == "attr" else 2]
+                rules.append(_Rule(self.name(Pred("gen", kind, 0)), args,
+                                   (_Goal(self.name(Pred("genh", kind, 0)), args),)))
 
     def known_frames(self) -> set[Pred]:
         preds = {Pred("attr", name, nargs) for name, nargs in RECEIPT_METHODS}
@@ -511,8 +521,12 @@ class _Compiler:
             preds.update(_plain_atom(pf)[0] for pf in facts)
         return {p for p in preds if p.kind in ("attr", "bool")}
 
-    def view(self, p: Pred) -> _Rule:
-        """``gen_attr(O, m(A0), V) :- attr_m(O, A0, V)``: frames read with a variable method."""
+    def view(self, p: Pred, kind: str) -> _Rule:
+        """Frames read (``gen``) or written (``genh``) with a variable method.
+
+        ``gen_attr(O, m(A0), V) :- attr_m(O, A0, V)`` and
+        ``attr_m(O, A0, V) :- genh_attr(O, m(A0), V)``.
+        """
         margs = tuple(ast.Var(f"A{i}") for i in range(p.args))
         o, v = ast.Var("O"), ast.Var("V")
         functor: ast.Sym | ast.QName = ast.Sym(p.name)
@@ -521,8 +535,11 @@ class _Compiler:
             functor = ast.QName(ns, local)
         method: ast.Term = ast.Compound(functor, margs) if margs else functor
         tail = (v,) if p.kind == "attr" else ()
-        return _Rule(self.name(Pred("gen", p.kind, 0)), (o, method, *tail),
-                     (_Goal(self.name(p), (o, *margs, *tail)),))
+        generic = (self.name(Pred(kind, p.kind, 0)), (o, method, *tail))
+        named = (self.name(p, stored=kind == "genh"), (o, *margs, *tail))
+        if kind == "genh":
+            generic, named = named, generic
+        return _Rule(generic[0], generic[1], (_Goal(*named),))
 
     def pending_requests(self) -> None:
         """Requests without a completion receipt: what `world open` would leave open."""
