@@ -86,8 +86,8 @@ def test_unconstrained_read_is_conservative() -> None:
 
 @pytest.fixture
 def orders_receipts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    if not (ORDERS / "orders.fx").exists() or not (ORDERS / "orders.sqlite").exists():
-        pytest.skip("examples/orders is not in this tree")
+    assert (ORDERS / "orders.fx").exists() and (ORDERS / "orders.sqlite").exists(), \
+        "examples/orders is part of the repository"
     from fxlog.tools.host import run_episode
 
     monkeypatch.setenv("FXLOG_SQLITE_DB", str(ORDERS / "orders.sqlite"))
@@ -113,8 +113,7 @@ def test_orders_episode_graph(orders_receipts: Path) -> None:
 
 
 def test_orders_static_graph() -> None:
-    if not (ORDERS / "orders.fx").exists():
-        pytest.skip("examples/orders is not in this tree")
+    assert (ORDERS / "orders.fx").exists(), "examples/orders is part of the repository"
     g = static_graph(load(ORDERS / "orders.fx"))
     assert g.has_edge("lookup(?Id)", "history(?Customer)")
     assert not g.has_edge("history(?Customer)", "lookup(?Id)")
