@@ -24,9 +24,10 @@ from fxlog.client import Client
 DATA = Path(__file__).parent / "data"
 SEED_OPEN = (DATA / "answers" / "seed_open.fx").read_text(encoding="utf-8")
 SEED_CLOSED = (DATA / "answers" / "seed_closed.fx").read_text(encoding="utf-8")
-RECEIPT = (
-    'checkHuman(socrates)[tool#completed -> true; tool#status -> "succeeded"; '
-    'tool#name -> "_query"; result("status") -> "true"].\n'
+# The seed's receipt, without the file header (tests add it where they need it).
+RECEIPT = "".join(
+    line for line in (DATA / "answers" / "seed_receipt.receipts.fx")
+    .read_text(encoding="utf-8").splitlines(keepends=True) if not line.startswith("//")
 )
 
 DIAGNOSTIC = {
